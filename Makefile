@@ -1,0 +1,51 @@
+# Two commands for a fresh machine with Python 3.11: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-dev lint format messages clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: $(VENV)/.installed
+	DEBUG=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 $(PY) manage.py seed_demo
+	@echo
+	@echo "  Open http://$(HOST):$(PORT)/ — sign in with one of the logins above."
+	@echo
+	DEBUG=1 $(PY) -m daphne -b $(HOST) -p $(PORT) casino.asgi:application
+
+test: $(VENV)/.installed-dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+# Re-extract the catalogues after changing UI strings (needs GNU gettext), then translate
+# locale/ru/LC_MESSAGES/django.po and run `make messages` again to compile.
+messages: $(VENV)/.installed-dev
+	DEBUG=1 $(PY) manage.py makemessages -l ru -l en --no-obsolete --ignore=.venv --ignore=staticfiles
+	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) .pytest_cache staticfiles .test-db.sqlite3 test-artifacts

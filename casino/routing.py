@@ -1,0 +1,10 @@
+"""WebSocket routes. Every consumer checks role and assignment in ``connect``."""
+
+from django.urls import path
+
+from game.consumers import InspectorConsumer, TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi(), name="ws-table"),
+    path("ws/inspector/", InspectorConsumer.as_asgi(), name="ws-inspector"),
+]

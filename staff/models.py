@@ -1,0 +1,92 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from staff.roles import ROLE_PERMISSIONS, Role, TableRole
+
+
+class User(AbstractUser):
+    """A member of the casino staff. Roles are groups; a person may hold several."""
+
+    full_name = models.CharField(_("full name"), max_length=200, blank=True)
+    employee_number = models.CharField(
+        _("employee number"), max_length=32, unique=True, null=True, blank=True
+    )
+    preferred_language = models.CharField(
+        _("preferred language"), max_length=8, choices=settings.LANGUAGES, blank=True
+    )
+    pin_hash = models.CharField(_("PIN (hashed)"), max_length=256, blank=True, editable=False)
+    pin_failures = models.PositiveSmallIntegerField(_("wrong PIN tries"), default=0)
+    pin_locked_at = models.DateTimeField(_("PIN locked at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("staff member")
+        verbose_name_plural = _("staff members")
+        permissions = [perm for perm in ROLE_PERMISSIONS.values()]
+
+    def __str__(self) -> str:
+        return self.full_name or self.username
+
+    @property
+    def display_name(self) -> str:
+        return self.full_name or self.get_full_name() or self.username
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The role names this person holds (cached per instance)."""
+        cached = getattr(self, "_roles_cache", None)
+        if cached is None:
+            if not self.is_active:
+                cached = frozenset()
+            else:
+                names = set(self.groups.values_list("name", flat=True))
+                cached = frozenset(name for name in names if name in Role.values)
+            self._roles_cache = cached
+        return cached
+
+    def has_role(self, role: str) -> bool:
+        return role in self.roles
+
+    @property
+    def pin_locked(self) -> bool:
+        return self.pin_locked_at is not None
+
+
+class TableAssignment(models.Model):
+    """Who works which table in which role, from when to when (``ends_at`` empty: now)."""
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="assignments",
+        verbose_name=_("table"),
+    )
+    user = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="assignments", verbose_name=_("staff member")
+    )
+    role = models.CharField(_("role"), max_length=32, choices=TableRole.choices)
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"), null=True, blank=True)
+    assigned_by = models.ForeignKey(
+        User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        verbose_name=_("assigned by"),
+    )
+
+    class Meta:
+        verbose_name = _("table assignment")
+        verbose_name_plural = _("table assignments")
+        ordering = ["-starts_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "role"],
+                condition=Q(ends_at__isnull=True),
+                name="one_current_person_per_table_role",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} — {self.table}"
+
+    @property
+    def is_current(self) -> bool:
+        return self.ends_at is None

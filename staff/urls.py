@@ -1,0 +1,14 @@
+from django.urls import path
+
+from staff import views
+
+app_name = "staff"
+urlpatterns = [
+    path("login/", views.login_view, name="login"),
+    path("pin/", views.pin_login_view, name="pin_login"),
+    path("logout/", views.logout_view, name="logout"),
+    path("language/", views.language_view, name="language"),
+    path("home/", views.home, name="home"),
+    path("lockouts/", views.lockouts_view, name="lockouts"),
+    path("lockouts/<int:user_id>/unlock/", views.unlock_view, name="unlock"),
+]

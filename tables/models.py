@@ -1,0 +1,80 @@
+from decimal import Decimal
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Pit(models.Model):
+    """A group of tables watched together."""
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+
+    class Meta:
+        verbose_name = _("pit")
+        verbose_name_plural = _("pits")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Table(models.Model):
+    """A Blackjack table: its boxes, limits, rule set and how cards are entered."""
+
+    class Status(models.TextChoices):
+        CLOSED = "closed", _("Closed")
+        OPENING = "opening", _("Opening")
+        OPEN = "open", _("Open")
+        CLOSING = "closing", _("Closing")
+
+    class CardEntry(models.TextChoices):
+        MANUAL = "manual", _("Manual (cards tapped from the shoe)")
+        SIMULATED = "simulated", _("Simulated (training and demos only)")
+
+    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables",
+                            verbose_name=_("pit"))
+    number = models.PositiveIntegerField(_("number"), unique=True)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    boxes = models.PositiveSmallIntegerField(
+        _("boxes"), choices=[(6, "6"), (7, "7")], default=7
+    )
+    min_bet = models.DecimalField(
+        _("minimum bet"), max_digits=12, decimal_places=2,
+        validators=[MinValueValidator(Decimal("0.01"))],
+    )
+    max_bet = models.DecimalField(
+        _("maximum bet"), max_digits=12, decimal_places=2,
+        validators=[MinValueValidator(Decimal("0.01"))],
+    )
+    rules = models.JSONField(
+        _("rule set"), default=dict,
+        help_text=_('An engine preset with overrides, e.g. {"preset": "standard"}.'),
+    )
+    card_entry = models.CharField(
+        _("card entry"), max_length=16, choices=CardEntry.choices, default=CardEntry.MANUAL
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.CLOSED
+    )
+    reservation_minutes = models.PositiveSmallIntegerField(
+        _("reservation time, minutes"), default=20
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(min_bet__lte=models.F("max_bet")),
+                name="table_min_bet_not_above_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or str(_("Table %(number)s") % {"number": self.number})
+
+    @property
+    def box_numbers(self) -> list[int]:
+        return list(range(1, self.boxes + 1))

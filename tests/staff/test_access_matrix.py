@@ -1,0 +1,135 @@
+"""Every role (and an anonymous visitor, and a croupier of another table) against every
+screen and every socket route: each reaches what it should and nothing else."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from staff import services as staff_services
+from staff.roles import Role, TableRole
+from tests.conftest import ws_communicator
+
+PEOPLE = ["anonymous", "dealer", "observer", "inspector", "duty", "pitboss", "outsider"]
+
+# name -> (kwargs, {person: expected status}); people not listed get 403.
+# 302 means "redirected to their screen"; anonymous people are always sent to sign in.
+SCREENS = {
+    "root": ({}, {"dealer": 302, "observer": 302, "inspector": 302, "duty": 302,
+                  "pitboss": 302, "outsider": 302}),
+    "staff:home": ({}, {"dealer": 302, "observer": 302, "inspector": 302, "duty": 302,
+                        "pitboss": 302, "outsider": 302}),
+    "game:dealer_home": ({}, {"dealer": 302, "outsider": 302}),
+    "game:observer_home": ({}, {"observer": 302}),
+    "game:inspector_home": ({}, {"inspector": 200}),
+    "game:dealer": ({"table_id": "T"}, {"dealer": 200}),
+    "game:observer": ({"table_id": "T"}, {"observer": 200, "inspector": 200, "duty": 200,
+                                          "pitboss": 200}),
+    "cashdesk:duty_home": ({}, {"duty": 200}),
+    "staff:lockouts": ({}, {"duty": 200}),
+    "tables:pit_home": ({}, {"pitboss": 200}),
+}
+POST_ONLY = {"staff:unlock": ({"user_id": "U"}, {"duty": 302})}
+PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
+
+SOCKETS = {
+    "/ws/tables/T/": {"dealer", "observer", "inspector", "duty", "pitboss"},
+    "/ws/inspector/": {"inspector"},
+}
+
+
+@pytest.fixture
+def people(crew, make_user, make_table):
+    other = make_table(2)
+    outsider = make_user("outsider", [Role.DEALING_CROUPIER])
+    staff_services.assignment_start(table=other, user=outsider, role=TableRole.DEALING_CROUPIER)
+    return {**crew, "outsider": outsider}
+
+
+def _url(name, kwargs, table, people):
+    values = {"T": table.pk, "U": people["dealer"].pk}
+    return reverse(name, kwargs={k: values[v] for k, v in kwargs.items()})
+
+
+def _all_names(resolver=None, prefix=""):
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        if isinstance(entry, URLResolver):
+            if entry.app_name == "admin":
+                continue
+            ns = f"{prefix}{entry.namespace}:" if entry.namespace else prefix
+            yield from _all_names(entry, ns)
+        elif isinstance(entry, URLPattern) and entry.name:
+            yield prefix + entry.name
+
+
+def test_matrix_covers_every_named_url():
+    covered = set(SCREENS) | set(POST_ONLY) | PUBLIC
+    missing = sorted(set(_all_names()) - covered)
+    assert not missing, f"add these URLs to the access matrix: {missing}"
+
+
+@pytest.mark.parametrize("person", PEOPLE)
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_access(client, people, table, name, person):
+    kwargs, allowed = SCREENS[name]
+    if person != "anonymous":
+        client.force_login(people[person])
+    response = client.get(_url(name, kwargs, table, people))
+    if person == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("staff:login"))
+    else:
+        assert response.status_code == allowed.get(person, 403), response.content[:300]
+        if response.status_code == 302:
+            assert not response["Location"].startswith(reverse("staff:login"))
+
+
+@pytest.mark.parametrize("person", PEOPLE)
+@pytest.mark.parametrize("name", sorted(POST_ONLY))
+def test_action_access(client, people, table, name, person):
+    kwargs, allowed = POST_ONLY[name]
+    if person != "anonymous":
+        client.force_login(people[person])
+    response = client.post(_url(name, kwargs, table, people))
+    if person == "anonymous":
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("staff:login"))
+    else:
+        assert response.status_code == allowed.get(person, 403)
+
+
+def test_forbidden_page_is_translated_not_a_server_error(client, people, table):
+    client.force_login(people["dealer"])
+    response = client.get(reverse("tables:pit_home"), HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 403
+    assert "Нет доступа" in response.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("person", PEOPLE)
+@pytest.mark.parametrize("route", sorted(SOCKETS))
+async def test_socket_access(people, table, route, person):
+    user = None if person == "anonymous" else people[person]
+    path = route.replace("T", str(table.pk))
+    communicator = await sync_to_async(ws_communicator)(path, user)
+    connected, _ = await communicator.connect()
+    try:
+        if person in SOCKETS[route]:
+            assert connected
+            assert await communicator.receive_nothing(timeout=0.3)
+        else:
+            message = await communicator.receive_output(timeout=3)
+            assert message["type"] == "websocket.close"
+            expected = 4401 if person == "anonymous" else 4403
+            assert message["code"] == expected
+    finally:
+        await communicator.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_socket_for_unknown_table_is_closed(people):
+    communicator = await sync_to_async(ws_communicator)("/ws/tables/9999/", people["dealer"])
+    await communicator.connect()
+    message = await communicator.receive_output(timeout=3)
+    assert message == {"type": "websocket.close", "code": 4403}
+    await communicator.disconnect()
