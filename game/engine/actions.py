@@ -1,0 +1,240 @@
+"""What a croupier can do at a round: small frozen values, their dict form and the script words.
+
+Script words (the CLI form): a card code (``Th``) deals the next card out of the shoe;
+``stand``, ``double``, ``split``, ``insure <box> <amount>``, ``even-money <box>``,
+``insurance-closed``; and for completeness ``bet <box> <amount>`` and ``close-bets``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from .cards import Card
+from .errors import ActionError, CardError
+
+
+def to_amount(value, what: str = "amount") -> Decimal:
+    """A money amount as ``Decimal``; floats are refused (they cannot hold chips exactly)."""
+    if isinstance(value, Decimal):
+        amount = value
+    elif isinstance(value, bool) or isinstance(value, float):
+        raise ActionError(
+            f"The {what} must be an exact number (integer, decimal string), not {value!r}",
+            code="bad_amount",
+            amount=repr(value),
+        )
+    else:
+        try:
+            amount = Decimal(value)
+        except (InvalidOperation, TypeError, ValueError):
+            raise ActionError(
+                f"The {what} is not a number: {value!r}", code="bad_amount", amount=repr(value)
+            )
+    if not amount.is_finite():
+        raise ActionError(
+            f"The {what} is not a number: {value!r}", code="bad_amount", amount=repr(value)
+        )
+    return amount
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """Chips on a box during betting. A new Bet on the same box replaces it; 0 removes it."""
+
+    box: int
+    amount: Decimal
+    kind = "bet"
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBets:
+    """ "Thank you, bets are placed": ends betting (at least one bet needed), dealing starts."""
+
+    kind = "close-bets"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The next card out of the shoe, placed where the house order puts it.
+
+    During the initial deal it goes box by box, to the dealer, box by box again (and, with a
+    hole card or open cards, the dealer's second card last); during the players' turn it goes
+    to the hand whose turn it is (a hit, a double's card, a split hand's second card); during
+    the dealer's turn, to the dealer.
+    """
+
+    card: Card
+    kind = "card"
+
+    def __post_init__(self):
+        if not isinstance(self.card, Card):
+            object.__setattr__(self, "card", Card.parse(self.card))
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    """The hand whose turn it is takes no more cards."""
+
+    kind = "stand"
+
+
+@dataclass(frozen=True, slots=True)
+class Double:
+    """Double the bet of the hand whose turn it is; it takes exactly one more card."""
+
+    kind = "double"
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """Split the pair of the hand whose turn it is into two hands, each with the box's bet."""
+
+    kind = "split"
+
+
+@dataclass(frozen=True, slots=True)
+class Insure:
+    """Insurance on a box (up to half its bet), during the insurance phase."""
+
+    box: int
+    amount: Decimal
+    kind = "insure"
+
+
+@dataclass(frozen=True, slots=True)
+class EvenMoney:
+    """A box with Blackjack against a dealer ace takes even money (1:1 at once)."""
+
+    box: int
+    kind = "even-money"
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceClosed:
+    """Ends the insurance phase."""
+
+    kind = "insurance-closed"
+
+
+Action = Bet | CloseBets | Deal | Stand | Double | Split | Insure | EvenMoney | InsuranceClosed
+
+# Interned instances for the hot path (the simulator deals millions of cards).
+STAND = Stand()
+DOUBLE = Double()
+SPLIT = Split()
+CLOSE_BETS = CloseBets()
+INSURANCE_CLOSED = InsuranceClosed()
+DEALS: dict[Card, Deal] = {}
+
+
+def deal(card: Card | str) -> Deal:
+    """The interned ``Deal`` of a card."""
+    card = Card.parse(card)
+    d = DEALS.get(card)
+    if d is None:
+        d = DEALS[card] = Deal(card)
+    return d
+
+
+_SIMPLE = {
+    "stand": STAND,
+    "double": DOUBLE,
+    "split": SPLIT,
+    "close-bets": CLOSE_BETS,
+    "insurance-closed": INSURANCE_CLOSED,
+}
+
+
+def action_to_dict(action: Action) -> dict:
+    """JSON-safe dict: ``{"kind": ..., <fields>}``; amounts as strings, cards as codes."""
+    kind = action.kind
+    if kind == "card":
+        return {"kind": kind, "card": action.card.code}
+    if kind in ("bet", "insure"):
+        return {"kind": kind, "box": action.box, "amount": str(action.amount)}
+    if kind == "even-money":
+        return {"kind": kind, "box": action.box}
+    return {"kind": kind}
+
+
+def action_from_dict(d: dict) -> Action:
+    """The inverse of ``action_to_dict``; raises ``ActionError`` (code ``bad_action``)."""
+    if not isinstance(d, dict):
+        raise ActionError(f"Not an action: {d!r}", code="bad_action", action=repr(d))
+    kind = d.get("kind")
+    try:
+        if kind == "card":
+            return deal(d["card"])
+        if kind == "bet":
+            return Bet(_box(d["box"]), to_amount(d["amount"], "bet"))
+        if kind == "insure":
+            return Insure(_box(d["box"]), to_amount(d["amount"], "insurance"))
+        if kind == "even-money":
+            return EvenMoney(_box(d["box"]))
+    except KeyError as e:
+        raise ActionError(
+            f"The {kind} action lacks {e.args[0]!r}", code="bad_action", action=repr(d)
+        )
+    if kind in _SIMPLE:
+        return _SIMPLE[kind]
+    raise ActionError(f"Unknown action {kind!r}", code="bad_action", action=repr(d))
+
+
+def _box(value) -> int:
+    if isinstance(value, bool):
+        raise ActionError(f"Not a box number: {value!r}", code="bad_action", box=repr(value))
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ActionError(f"Not a box number: {value!r}", code="bad_action", box=repr(value))
+
+
+def parse_action(token: str) -> Action:
+    """Read one script word (``"Th"``, ``"stand"``, ``"insure 3 50"``, ...)."""
+    if isinstance(token, dict):
+        return action_from_dict(token)
+    if not isinstance(token, str):
+        raise ActionError(f"Not a script item: {token!r}", code="bad_action", token=repr(token))
+    words = token.split()
+    if not words:
+        raise ActionError("An empty script item", code="bad_action", token=token)
+    head = words[0].lower()
+    if head in _SIMPLE and len(words) == 1:
+        return _SIMPLE[head]
+    if head in ("insure", "bet"):
+        if len(words) != 3:
+            raise ActionError(
+                f"Expected '{head} <box> <amount>', got {token!r}", code="bad_action", token=token
+            )
+        cls = Insure if head == "insure" else Bet
+        return cls(_box(words[1]), to_amount(words[2], "insurance" if head == "insure" else "bet"))
+    if head == "even-money":
+        if len(words) != 2:
+            raise ActionError(
+                f"Expected 'even-money <box>', got {token!r}", code="bad_action", token=token
+            )
+        return EvenMoney(_box(words[1]))
+    if len(words) == 1:
+        try:
+            return deal(words[0])
+        except CardError as e:
+            raise CardError(
+                f"Neither a card nor an action: {token!r} (cards look like Th, 10h, As; "
+                "actions are stand, double, split, insure <box> <amount>, even-money <box>, "
+                "insurance-closed)",
+                token=token,
+            ) from e
+    raise ActionError(f"Unknown action {token!r}", code="bad_action", token=token)
+
+
+def action_to_token(action: Action) -> str:
+    """The script word of an action."""
+    kind = action.kind
+    if kind == "card":
+        return action.card.code
+    if kind in ("bet", "insure"):
+        return f"{kind} {action.box} {action.amount}"
+    if kind == "even-money":
+        return f"even-money {action.box}"
+    return kind

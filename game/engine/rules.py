@@ -1,0 +1,188 @@
+"""Rule sets: an immutable value with a JSON form, presets for the three source games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from decimal import Decimal
+
+from .errors import RulesError
+
+CHOICES = {
+    "dealer_cards": ("one", "hole", "open"),
+    "blackjack_pays": ("3:2", "6:5", "1:1"),
+    "ties": ("push", "dealer"),
+    "double_on": ("any", "9-11", "10-11"),
+    "dealer_blackjack_takes": ("all", "original"),
+}
+BOOLS = (
+    "dealer_hits_soft_17",
+    "insurance",
+    "even_money",
+    "double_after_split",
+    "resplit_aces",
+    "hit_split_aces",
+    "three_sevens",
+    "blackjack_beats_dealer_blackjack",
+)
+PAYS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
+DOUBLE_TOTALS = {"any": None, "9-11": frozenset((9, 10, 11)), "10-11": frozenset((10, 11))}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A table's rule set. Build it with ``Rules.preset`` or ``Rules.from_json``.
+
+    Keys (all in the JSON form):
+      decks (1-8); dealer_cards: ``one`` (one card until the players finish), ``hole`` (second
+      card face down, peek on an ace or ten), ``open`` (both face up); dealer_hits_soft_17;
+      blackjack_pays ``3:2``/``6:5``/``1:1``; ties ``push``/``dealer``; insurance; even_money;
+      double_on ``any``/``9-11``/``10-11``; double_after_split; max_hands (1-4); resplit_aces;
+      hit_split_aces; three_sevens (3:1, suited 5:1); dealer_blackjack_takes ``all``/``original``
+      (one-card game only: what a dealer Blackjack takes from doubled and split hands);
+      blackjack_beats_dealer_blackjack (document 004: a player Blackjack is paid even against a
+      dealer Blackjack).
+    """
+
+    decks: int = 6
+    dealer_cards: str = "one"
+    dealer_hits_soft_17: bool = False
+    blackjack_pays: str = "3:2"
+    ties: str = "push"
+    insurance: bool = True
+    even_money: bool = True
+    double_on: str = "any"
+    double_after_split: bool = True
+    max_hands: int = 4
+    resplit_aces: bool = True
+    hit_split_aces: bool = False
+    three_sevens: bool = True
+    dealer_blackjack_takes: str = "all"
+    blackjack_beats_dealer_blackjack: bool = False
+    # Derived once, for the hot path.
+    bj_ratio: Decimal = field(init=False, compare=False, repr=False)
+    double_totals: frozenset | None = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self):
+        self._validate()
+        object.__setattr__(self, "bj_ratio", PAYS[self.blackjack_pays])
+        object.__setattr__(self, "double_totals", DOUBLE_TOTALS[self.double_on])
+
+    def _validate(self) -> None:
+        d = self.decks
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 8:
+            raise RulesError(f"decks must be a whole number from 1 to 8, not {d!r}", key="decks")
+        m = self.max_hands
+        if not isinstance(m, int) or isinstance(m, bool) or not 1 <= m <= 4:
+            raise RulesError(
+                f"max_hands must be a whole number from 1 to 4, not {m!r}", key="max_hands"
+            )
+        for key, allowed in CHOICES.items():
+            value = getattr(self, key)
+            if value not in allowed:
+                raise RulesError(
+                    f"{key} must be one of {', '.join(allowed)}, not {value!r}", key=key
+                )
+        for key in BOOLS:
+            if not isinstance(getattr(self, key), bool):
+                raise RulesError(
+                    f"{key} must be true or false, not {getattr(self, key)!r}", key=key
+                )
+        if self.dealer_cards == "open" and (self.insurance or self.even_money):
+            raise RulesError(
+                "insurance and even money cannot be offered when both dealer cards are face up",
+                key="insurance",
+            )
+        if self.dealer_cards != "one" and self.dealer_blackjack_takes != "all":
+            raise RulesError(
+                "dealer_blackjack_takes applies only when the dealer has one card until the "
+                "players finish (dealer_cards one); with a peek or open cards the dealer's "
+                "Blackjack is known before anyone doubles or splits",
+                key="dealer_blackjack_takes",
+            )
+        if self.resplit_aces and self.max_hands < 3:
+            raise RulesError(
+                "resplit_aces needs max_hands of 3 or 4 (a resplit makes a third hand)",
+                key="resplit_aces",
+            )
+        if self.max_hands == 1 and (self.double_after_split or self.hit_split_aces):
+            raise RulesError(
+                "max_hands 1 means no splits: double_after_split and hit_split_aces must be off",
+                key="max_hands",
+            )
+
+    # -- presets and JSON -----------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """One of ``PRESETS``: ``standard`` (002 with 000), ``hole-card`` (003), ``open-cards``."""
+        try:
+            return PRESETS[name]
+        except (KeyError, TypeError):
+            raise RulesError(
+                f"Unknown rule preset {name!r}; presets are {', '.join(PRESETS)}", key="preset"
+            )
+
+    @classmethod
+    def from_json(cls, obj) -> Rules:
+        """A preset name, or ``{"preset": name, <key>: <override>, ...}`` (preset defaults to
+        ``standard``)."""
+        if isinstance(obj, Rules):
+            return obj
+        if isinstance(obj, str):
+            return cls.preset(obj)
+        if not isinstance(obj, dict):
+            raise RulesError(
+                "rules must be a preset name or an object with a preset and overrides",
+                key="rules",
+            )
+        base = cls.preset(obj.get("preset", "standard"))
+        overrides = {k: v for k, v in obj.items() if k != "preset"}
+        unknown = sorted(set(overrides) - set(KEYS))
+        if unknown:
+            raise RulesError(
+                f"Unknown rule key{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}",
+                key=unknown[0],
+            )
+        values = base.to_json()
+        values.update(overrides)
+        return cls(**values)
+
+    def to_json(self) -> dict:
+        """Every key with its value (a complete rule set, no preset reference)."""
+        return {k: getattr(self, k) for k in KEYS}
+
+    @property
+    def name(self) -> str | None:
+        """The preset name when the rules are exactly a preset, else ``None``."""
+        for name, preset in PRESETS.items():
+            if preset == self:
+                return name
+        return None
+
+    @property
+    def family(self) -> str:
+        """Strategy family: ``one``, ``hole`` or ``open`` (the dealer_cards value)."""
+        return self.dealer_cards
+
+
+KEYS = tuple(f.name for f in fields(Rules) if f.init)
+
+PRESETS: dict[str, Rules] = {
+    # Document 002 with 000: one dealer card, S17, 3:2, insurance and even money, double any
+    # two cards and after splits, up to 4 hands, resplit aces, three sevens 3:1 / suited 5:1.
+    "standard": Rules(),
+    # Document 003: hole card with a peek on an ace or ten; no three-sevens bonus.
+    "hole-card": Rules(dealer_cards="hole", three_sevens=False),
+    # Document 004: both dealer cards open, H17, Blackjack 1:1 even against a dealer Blackjack,
+    # the dealer wins ties, no insurance, double on two cards.
+    "open-cards": Rules(
+        dealer_cards="open",
+        dealer_hits_soft_17=True,
+        blackjack_pays="1:1",
+        ties="dealer",
+        insurance=False,
+        even_money=False,
+        three_sevens=False,
+        blackjack_beats_dealer_blackjack=True,
+    ),
+}
