@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from staff.models import TableAssignment, User
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
 
-PIN_RE = re.compile(r"^\d{4,6}$")
+# ASCII digits only: \d would also take other scripts' digits, and $ a trailing newline.
+PIN_RE = re.compile(r"^[0-9]{4,6}\Z")
 
 
 class PinError(Exception):
