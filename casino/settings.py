@@ -108,16 +108,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+
+def redis_channel_layer_config(url: str) -> dict:
+    """The channels_redis CONFIG for ``url`` (tests/foundation/test_redis_idle.py uses it)."""
+    return {
+        "hosts": [url],
+        "capacity": env_int("CHANNEL_CAPACITY", 1000),
+        "expiry": 60,
+    }
+
+
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [REDIS_URL],
-                "capacity": env_int("CHANNEL_CAPACITY", 1000),
-                "expiry": 60,
-            },
+            "CONFIG": redis_channel_layer_config(REDIS_URL),
         }
     }
 else:

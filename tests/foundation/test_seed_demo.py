@@ -1,0 +1,122 @@
+"""``manage.py seed_demo``: the demo floor, safe to run twice, never in production mode."""
+
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from staff import selectors
+from staff import services as staff_services
+from staff.models import TableAssignment, User
+from staff.roles import Role, TableRole
+from tables.models import Pit, Table
+
+DEMO_USERS = {
+    "dealer": Role.DEALING_CROUPIER,
+    "observer": Role.OBSERVING_CROUPIER,
+    "inspector": Role.INSPECTOR,
+    "duty": Role.DUTY_ADMINISTRATOR,
+    "pitboss": Role.PIT_BOSS,
+}
+
+
+def _seed() -> str:
+    out = io.StringIO()
+    call_command("seed_demo", stdout=out)
+    return out.getvalue()
+
+
+def _counts() -> dict[str, int]:
+    return {
+        "pits": Pit.objects.count(),
+        "tables": Table.objects.count(),
+        "users": User.objects.count(),
+        "assignments": TableAssignment.objects.count(),
+        "current": TableAssignment.objects.filter(ends_at__isnull=True).count(),
+    }
+
+
+@pytest.fixture
+def debug_on(settings):
+    settings.DEBUG = True
+
+
+def test_refuses_to_run_with_debug_off(db, settings):
+    settings.DEBUG = False
+
+    with pytest.raises(CommandError, match="DEBUG"):
+        _seed()
+
+    assert not User.objects.exists()
+    assert not Table.objects.exists()
+
+
+def test_running_twice_gives_the_same_floor(db, debug_on):
+    _seed()
+    first = _counts()
+
+    _seed()
+
+    assert _counts() == first
+    assert first == {"pits": 1, "tables": 4, "users": 6, "assignments": 6, "current": 6}
+
+
+def test_creates_four_tables_one_of_them_with_six_boxes(db, debug_on):
+    _seed()
+
+    tables = list(Table.objects.order_by("number"))
+    assert [t.number for t in tables] == [1, 2, 3, 4]
+    assert sorted(t.boxes for t in tables) == [6, 7, 7, 7]
+    assert all(t.min_bet < t.max_bet for t in tables)
+
+
+def test_demo_users_sign_in_with_demo1234_and_pin_1234(db, debug_on):
+    _seed()
+
+    for username, role in DEMO_USERS.items():
+        user = User.objects.get(username=username)
+        assert user.check_password("demo1234"), username
+        assert user.has_role(role), username
+        assert staff_services.pin_authenticate(identifier=username, pin="1234") == user
+
+
+def test_admin_is_a_superuser_with_password_admin(db, debug_on):
+    _seed()
+
+    admin = User.objects.get(username="admin")
+    assert admin.is_superuser and admin.is_staff
+    assert admin.check_password("admin")
+
+
+def test_table_one_is_fully_staffed_and_the_inspector_oversees_every_table(db, debug_on):
+    _seed()
+
+    table_one = Table.objects.get(number=1)
+    staff = selectors.table_staff(table=table_one)
+    assert {role: user.username for role, user in staff.items()} == {
+        TableRole.DEALING_CROUPIER: "dealer",
+        TableRole.OBSERVING_CROUPIER: "observer",
+        TableRole.INSPECTOR: "inspector",
+    }
+    inspector = User.objects.get(username="inspector")
+    assert selectors.inspector_tables(user=inspector).count() == 4
+
+
+def test_prints_the_demo_logins(db, debug_on):
+    output = _seed()
+
+    for username in [*DEMO_USERS, "admin"]:
+        assert username in output
+    assert "demo1234" in output and "1234" in output
+
+
+def test_a_later_run_keeps_a_changed_password(db, debug_on):
+    _seed()
+    dealer = User.objects.get(username="dealer")
+    dealer.set_password("changed-9876")
+    dealer.save()
+
+    _seed()
+
+    dealer.refresh_from_db()
+    assert dealer.check_password("changed-9876")

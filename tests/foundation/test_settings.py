@@ -1,0 +1,93 @@
+"""Settings come from the environment: production mode passes ``check --deploy``, refuses to
+start without a secret, and DATABASE_URL / REDIS_URL switch the backends.
+
+Each case runs in a fresh interpreter with an environment built from scratch: pytest-env
+puts test defaults (SECURE_SSL_REDIRECT=0, STATIC_MANIFEST=0, ...) into this process's.
+"""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PRINT_SETTINGS = """
+import json
+from django.conf import settings
+print(json.dumps({
+    "engine": settings.DATABASES["default"]["ENGINE"],
+    "name": str(settings.DATABASES["default"]["NAME"]),
+    "host": settings.DATABASES["default"].get("HOST", ""),
+    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
+    "layer_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+}))
+"""
+
+
+def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
+    clean = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "DJANGO_SETTINGS_MODULE": "casino.settings",
+        **env,
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def _production(**extra: str) -> dict[str, str]:
+    return {
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "pit.casino.example",
+        **extra,
+    }
+
+
+def test_production_mode_passes_check_deploy_without_warnings():
+    result = _run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], **_production())
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_debug_off_without_a_secret_key_refuses_to_start():
+    result = _run(["manage.py", "check"], DEBUG="0")
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_defaults_are_sqlite_and_the_in_memory_layer():
+    result = _run(["-c", "import django; django.setup()\n" + PRINT_SETTINGS], DEBUG="1")
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["engine"] == "django.db.backends.sqlite3"
+    assert shown["name"] == str(ROOT / "db.sqlite3")
+    assert shown["layer"] == "channels.layers.InMemoryChannelLayer"
+
+
+def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
+    result = _run(
+        ["-c", "import django; django.setup()\n" + PRINT_SETTINGS],
+        DEBUG="1",
+        DATABASE_URL="postgres://casino@db.internal:5432/casino",
+        REDIS_URL="redis://cache.internal:6379/2",
+    )
+
+    assert result.returncode == 0, result.stderr
+    shown = json.loads(result.stdout)
+    assert shown["engine"] == "django.db.backends.postgresql"
+    assert (shown["name"], shown["host"]) == ("casino", "db.internal")
+    assert shown["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert shown["layer_hosts"] == ["redis://cache.internal:6379/2"]
