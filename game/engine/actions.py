@@ -209,13 +209,19 @@ def parse_action(token: str) -> Action:
             )
         cls = Insure if head == "insure" else Bet
         return cls(_box(words[1]), to_amount(words[2], "insurance" if head == "insure" else "bet"))
+    if head == "hit":
+        raise ActionError(
+            "There is no 'hit' word: a hit is simply the next card (e.g. Th)",
+            code="bad_action",
+            token=token,
+        )
     if head == "even-money":
         if len(words) != 2:
             raise ActionError(
                 f"Expected 'even-money <box>', got {token!r}", code="bad_action", token=token
             )
         return EvenMoney(_box(words[1]))
-    if len(words) == 1:
+    if len(words) == 1 and len(token.strip()) <= 3:
         try:
             return deal(words[0])
         except CardError as e:

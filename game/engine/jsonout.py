@@ -43,11 +43,14 @@ def _encode(obj, indent, level):
             yield "[]"
             return
         nl, pad, inner = _layout(indent, level)
+        inline = indent is None or all(not isinstance(v, dict | list | tuple) for v in obj)
+        if inline:
+            nl = pad = inner = ""  # a list of scalars (cards) stays on one line
         yield "["
         for i, v in enumerate(obj):
             if i:
-                yield ","
-            yield nl + inner if indent is not None else ("" if i == 0 else " ")
+                yield ", " if inline else ","
+            yield nl + inner
             yield from _encode(v, indent, level + 1)
         yield nl + pad + "]"
     else:

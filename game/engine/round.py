@@ -694,6 +694,12 @@ class Round:
         return None
 
     def _insurance_box(self, number: int, what: str) -> Box:
+        rules = self.rules
+        if not (rules.insurance if what == "Insurance" else rules.even_money):
+            raise _illegal(
+                f"{what} is not offered at this table",
+                code="insurance_not_allowed" if what == "Insurance" else "even_money_not_allowed",
+            )
         if self.phase != "insurance":
             raise _illegal(
                 f"{what} is offered only while the dealer shows an ace, before play",
@@ -1157,3 +1163,29 @@ def hand_total(cards: Iterable[Card | str]) -> tuple[int, bool]:
     from .cards import hand_total as _total
 
     return _total(Card.parse(c) for c in cards)
+
+
+_EVENT_ACTIONS = {
+    "bets_closed": lambda e: CloseBets(),
+    "card": lambda e: Deal(Card.parse(e["card"])),
+    "stand": lambda e: Stand(),
+    "double": lambda e: Double(),
+    "split": lambda e: Split(),
+    "insurance": lambda e: Insure(e["box"], Decimal(e["amount"])),
+    "even_money": lambda e: EvenMoney(e["box"]),
+    "insurance_closed": lambda e: InsuranceClosed(),
+}
+
+
+def actions_from_events(events: Iterable[dict]) -> list[Action]:
+    """The actions that caused a sequence of events (every action's first event names it), so
+    a round's event log can be replayed: ``Round.replay(rules, limits, actions_from_events(log))``.
+    A ``bet`` event of amount 0 is the removal of a bet."""
+    out: list[Action] = []
+    for e in events:
+        kind = e["kind"]
+        if kind == "bet":
+            out.append(Bet(e["box"], Decimal(e["amount"])))
+        elif kind in _EVENT_ACTIONS:
+            out.append(_EVENT_ACTIONS[kind](e))
+    return out

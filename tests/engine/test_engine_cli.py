@@ -1,0 +1,139 @@
+"""The command line is a contract: ``python3 -m game.engine play|edge|bench``."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def engine(*args, stdin=None):
+    proc = subprocess.run(
+        [sys.executable, "-m", "game.engine", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def play(scenario):
+    code, out, err = engine("play", "-", stdin=json.dumps(scenario))
+    return code, json.loads(out)
+
+
+def test_must_hold_dealer_draws_and_busts():
+    code, res = play(
+        {"rules": "standard", "bets": {"1": 100}, "script": ["Th", "6d", "9c", "stand", "Ks", "Qd"]}
+    )
+    assert code == 0
+    assert res["finished"] is True
+    assert res["dealer"]["cards"] == ["6d", "Ks", "Qd"] and res["dealer"]["bust"] is True
+    assert res["boxes"][0]["box"] == 1 and res["boxes"][0]["net"] == 100
+    hand = res["boxes"][0]["hands"][0]
+    assert hand == {
+        **hand,
+        "cards": ["Th", "9c"],
+        "total": 19,
+        "soft": False,
+        "bet": 100,
+        "doubled": False,
+        "result": "win",
+        "net": 100,
+    }
+    assert res["boxes"][0]["insurance"] is None
+    assert res["net"] == 100
+
+
+def test_must_hold_blackjack_paid_at_once():
+    code, res = play({"rules": "standard", "bets": {"1": 100}, "script": ["As", "5d", "Kh"]})
+    assert code == 0 and res["finished"] is True
+    assert res["dealer"] == {**res["dealer"], "cards": ["5d"], "blackjack": False, "bust": False}
+    assert res["net"] == 150 and res["boxes"][0]["net"] == 150
+
+
+def test_amounts_are_json_numbers_with_halves():
+    code, out, _ = engine(
+        "play",
+        "-",
+        stdin=json.dumps(
+            {
+                "rules": {"preset": "standard"},
+                "limits": {"min": 10, "max": 500},
+                "bets": {"1": 15},
+                "script": ["As", "5d", "Kh"],
+            }
+        ),
+    )
+    assert code == 0
+    assert '"net": 22.5' in out and '"bet": 15' in out and "15.0" not in out
+
+
+def test_unfinished_round_says_what_it_waits_for(tmp_path):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"rules": "standard", "bets": {"1": 100}, "script": ["Th", "6d"]}))
+    code, out, _ = engine("play", str(f))
+    res = json.loads(out)
+    assert code == 0 and res["finished"] is False and res["awaiting"] == "card:box 1"
+
+
+@pytest.mark.parametrize(
+    ("scenario", "code", "step"),
+    [
+        ({"rules": "standard", "bets": {"1": 100}, "script": ["Th", "Zz"]}, "bad_card", 1),
+        (
+            {
+                "rules": "standard",
+                "limits": {"min": 10, "max": 500},
+                "bets": {"1": 1000},
+                "script": [],
+            },
+            "bet_over_maximum",
+            None,
+        ),
+        (
+            {"rules": "standard", "bets": {"1": 100}, "script": ["As", "5d", "Kh", "stand"]},
+            "round_over",
+            3,
+        ),
+        ({"rules": "nope", "bets": {"1": 100}, "script": []}, "bad_rules", None),
+    ],
+)
+def test_illegal_scenario_exits_2_with_an_error(scenario, code, step):
+    rc, res = play(scenario)
+    assert rc == 2
+    assert res["error"]["code"] == code and res["error"]["step"] == step
+    assert res["error"]["message"]
+
+
+def test_not_json_exits_2():
+    rc, out, _ = engine("play", "-", stdin="{nope")
+    assert rc == 2 and json.loads(out)["error"]["code"] == "bad_scenario"
+
+
+def test_edge_prints_an_edge_with_its_standard_error():
+    rc, out, _ = engine(
+        "edge", "--rules", "hole-card", "--rounds", "3000", "--seed", "7", "--reshuffle-every-round"
+    )
+    res = json.loads(out)
+    assert rc == 0 and res["rounds"] == 3000 and res["rules"] == "hole-card"
+    assert -0.2 < res["house_edge"] < 0.2 and 0 < res["stderr"] < 0.05
+
+
+def test_edge_accepts_rules_json():
+    rc, out, _ = engine(
+        "edge",
+        "--rules",
+        '{"preset": "standard", "ties": "dealer"}',
+        "--rounds",
+        "2000",
+        "--seed",
+        "1",
+    )
+    res = json.loads(out)
+    assert rc == 0 and res["rules"]["ties"] == "dealer"
