@@ -1,5 +1,9 @@
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from game.presenters import table_view
 
 from staff.access import role_required, table_required
 from staff.roles import Role, TableRole
@@ -31,18 +35,40 @@ def observer_home(request):
 @role_required(Role.INSPECTOR)
 def inspector_home(request):
     """One live tile per table this inspector oversees."""
-    return render(
-        request, "game/inspector_home.html", {"tables": inspector_tables(user=request.user)}
-    )
+    tiles = [
+        render_to_string("game/live.html#tile", table_view(table))
+        for table in inspector_tables(user=request.user)
+    ]
+    return render(request, "game/inspector_home.html", {"tiles": tiles})
+
+
+def _live_context(table, **extra) -> dict:
+    view = table_view(table)
+    return {"table": table, "view": view,
+            "live_html": render_to_string("game/live.html#live", view), **extra}
 
 
 @table_required(TableRole.DEALING_CROUPIER)
 def dealer(request, table, table_role):
-    return render(request, "game/dealer.html", {"table": table, "table_role": table_role})
+    """The dealing croupier's tablet."""
+    return render(request, "game/dealer.html", _live_context(table))
+
+
+SCREEN_ROLES = {
+    TableRole.OBSERVING_CROUPIER: ("observer", _lazy("Observing croupier")),
+    TableRole.INSPECTOR: ("inspector", _lazy("Inspector")),
+    Role.DUTY_ADMINISTRATOR: ("duty", _lazy("Duty administrator")),
+    Role.PIT_BOSS: ("pitboss", _lazy("Pit boss")),
+}
 
 
 @table_required(
     TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS
 )
 def observer(request, table, table_role):
-    return render(request, "game/observer.html", {"table": table, "table_role": table_role})
+    """The live table, read-only, with the watcher's own actions (flag, void)."""
+    screen_role, title = SCREEN_ROLES[table_role]
+    return render(
+        request, "game/observer.html",
+        _live_context(table, screen_role=screen_role, screen_title=title),
+    )

@@ -1,0 +1,333 @@
+"""The round as it is run at a live table, above the engine.
+
+Pure Python (the engine plus the standard library). The engine decides every total, legal
+action and payout; this layer adds what a real table has around a round: up to three
+players sharing a box, the correction of the last card entered, the cut card coming out,
+the croupier's confirmation of the settlement, and the inspector's void.
+
+A round is rebuilt exactly by replaying its commands from its opening state
+(:meth:`TableRound.replay`); the database keeps the commands as events and the result of
+:meth:`TableRound.to_dict` as the snapshot, and a test proves the two always agree.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from decimal import Decimal
+
+from game.engine import (
+    Bet,
+    CloseBets,
+    Deal,
+    Double,
+    EngineError,
+    EvenMoney,
+    Insure,
+    InsuranceClosed,
+    Limits,
+    Round,
+    Shoe,
+    Split,
+    Stand,
+    action_to_dict,
+)
+from game.engine.actions import action_from_dict, to_amount
+from game.shares import split_pro_rata
+
+MAX_SHARES_PER_BOX = 3  # documents 000 and 002: up to three players on one box
+SEAT_MAX_LENGTH = 24
+
+# Commands a screen may send, and the engine action each one becomes (None: not the engine's).
+ENGINE_COMMANDS = {
+    "close-bets": lambda c: CloseBets(),
+    "card": lambda c: Deal(c.get("card")),
+    "stand": lambda c: Stand(),
+    "double": lambda c: Double(),
+    "split": lambda c: Split(),
+    "insure": lambda c: Insure(_int(c.get("box")), to_amount(c.get("amount"), "insurance")),
+    "even-money": lambda c: EvenMoney(_int(c.get("box"))),
+    "insurance-closed": lambda c: InsuranceClosed(),
+}
+TABLE_COMMANDS = {"bet", "remove-share", "correct-card", "cut-card-out",
+                  "confirm-settlement", "void"}
+COMMANDS = frozenset(ENGINE_COMMANDS) | TABLE_COMMANDS
+
+OPEN_STATUSES = {"betting", "dealing", "insurance", "players", "dealer", "settled"}
+
+
+class LiveError(EngineError):
+    """A command refused by the table layer (codes are translated on the screens)."""
+
+    code = "illegal_action"
+
+
+def _int(value) -> int:
+    if isinstance(value, bool):
+        raise LiveError(f"Not a box number: {value!r}", code="bad_action")
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise LiveError(f"Not a box number: {value!r}", code="bad_action")
+
+
+@dataclass
+class Share:
+    """One player's chips on a box. The first share of a box is its owner's."""
+
+    seat: str
+    stake: Decimal
+    player_card: str = ""
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "stake": str(self.stake), "player_card": self.player_card}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Share:
+        return cls(d["seat"], Decimal(d["stake"]), d.get("player_card", ""))
+
+
+class TableRound:
+    """One round at a table: the engine's round plus shares, corrections, cut card, status.
+
+    ``opening`` is everything needed to start it again: the rule set (JSON), the limits, the
+    table's box numbers and the shoe's state when the round opened.
+    """
+
+    def __init__(self, opening: dict):
+        self.opening = copy.deepcopy(opening)
+        self.engine = self._fresh_engine()
+        self.shares: dict[int, list[Share]] = {}
+        self.status = "betting"
+        self.actions: list[dict] = []  # the engine actions applied, in order (dict form)
+        self.last_was_card = False
+        self.corrections: list[dict] = []
+        self.cut_card_out: dict | None = None
+        self.paid_at_once: list[dict] = []
+        self.void_reason = ""
+
+    def _fresh_engine(self) -> Round:
+        o = self.opening
+        return Round(
+            o["rules"],
+            Limits.from_dict(o.get("limits")),
+            tuple(o["boxes"]),
+            Shoe.from_dict(o["shoe"]),
+        )
+
+    # -- queries ------------------------------------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def box_owner(self, box: int) -> Share | None:
+        shares = self.shares.get(box)
+        return shares[0] if shares else None
+
+    def legal_commands(self) -> frozenset[str]:
+        """Commands that can be accepted now (the engine's legal actions, plus ours)."""
+        if not self.is_open:
+            return frozenset()
+        kinds = set(self.engine.legal_actions())
+        out = {k for k in kinds if k in ENGINE_COMMANDS or k == "card"}
+        if "bet" in kinds:
+            out |= {"bet", "remove-share"}
+        if self.last_was_card:
+            out.add("correct-card")
+        if self.cut_card_out is None and self.status in ("dealing", "players", "dealer"):
+            out.add("cut-card-out")
+        if self.status == "settled":
+            out.add("confirm-settlement")
+        out.add("void")
+        return frozenset(out)
+
+    def share_payouts(self) -> dict[int, list[dict]]:
+        """Each share's part of its box's result, pro rata to stakes (see game.shares)."""
+        out = {}
+        for box in self.engine.seats:
+            shares = self.shares.get(box.number, [])
+            if not shares:
+                continue
+            parts = split_pro_rata(box.net, [s.stake for s in shares])
+            out[box.number] = [
+                {"seat": s.seat, "stake": s.stake, "net": part, "player_card": s.player_card}
+                for s, part in zip(shares, parts, strict=True)
+            ]
+        return out
+
+    # -- commands -----------------------------------------------------------------------
+
+    def apply(self, command: dict) -> list[dict]:
+        """Apply one command (``{"action": ..., ...}``); return the events it caused.
+
+        Raises :class:`EngineError` (a :class:`LiveError` or the engine's own) and leaves the
+        round unchanged when the command is not legal now.
+        """
+        action = command.get("action")
+        if action not in COMMANDS:
+            raise LiveError(f"Unknown command {action!r}", code="bad_action")
+        if not self.is_open:
+            raise LiveError("This round is over: nothing more can happen in it",
+                            code="round_over")
+        handler = getattr(self, "_cmd_" + action.replace("-", "_"), None)
+        if handler is not None:
+            return handler(command)
+        return self._engine_command(command)
+
+    def _engine_command(self, command: dict) -> list[dict]:
+        action = ENGINE_COMMANDS[command["action"]](command)
+        if self.status == "settled":
+            raise LiveError("The round is settled: confirm the settlement", code="round_over")
+        events = self.engine.apply(action)  # raises with the engine's state unchanged
+        self.actions.append(action_to_dict(action))
+        self.last_was_card = isinstance(action, Deal)
+        self._after_engine(events)
+        return events
+
+    def _after_engine(self, events: list[dict]) -> None:
+        for event in events:
+            if event["kind"] in ("blackjack_paid", "even_money", "three_sevens"):
+                self.paid_at_once.append(dict(event))
+        self.status = self.engine.phase
+
+    def _cmd_bet(self, command: dict) -> list[dict]:
+        box = _int(command.get("box"))
+        seat = str(command.get("seat") or "").strip()[:SEAT_MAX_LENGTH]
+        player_card = str(command.get("player_card") or "").strip()[:32]
+        stake = to_amount(command.get("stake"), "stake")
+        if not seat:
+            raise LiveError("Name the player's seat for this stake", code="seat_required")
+        if stake <= 0:
+            raise LiveError("A stake must be more than zero", code="bad_amount",
+                            amount=str(stake))
+        shares = [Share(s.seat, s.stake, s.player_card) for s in self.shares.get(box, [])]
+        for share in shares:
+            if share.seat == seat:
+                share.stake = stake
+                share.player_card = player_card or share.player_card
+                break
+        else:
+            if len(shares) >= MAX_SHARES_PER_BOX:
+                raise LiveError(
+                    f"Box {box} already has three players: no more can share it",
+                    code="box_full", box=box,
+                )
+            shares.append(Share(seat, stake, player_card))
+        return self._set_box(box, shares)
+
+    def _cmd_remove_share(self, command: dict) -> list[dict]:
+        box = _int(command.get("box"))
+        seat = str(command.get("seat") or "").strip()
+        shares = [s for s in self.shares.get(box, []) if s.seat != seat]
+        if len(shares) == len(self.shares.get(box, [])):
+            raise LiveError(f"No stake of {seat!r} on box {box}", code="no_such_share",
+                            box=box)
+        return self._set_box(box, shares)
+
+    def _set_box(self, box: int, shares: list[Share]) -> list[dict]:
+        total = sum((s.stake for s in shares), Decimal(0))
+        action = Bet(box, total)
+        events = self.engine.apply(action)  # the engine checks the box total against limits
+        self.actions.append(action_to_dict(action))
+        self.last_was_card = False
+        if shares:
+            self.shares[box] = shares
+        else:
+            self.shares.pop(box, None)
+        events.append({"kind": "shares", "box": box, "shares": [s.to_dict() for s in shares]})
+        return events
+
+    def _cmd_correct_card(self, command: dict) -> list[dict]:
+        """Replace the last card entered (only before anything else happened)."""
+        if not self.last_was_card:
+            raise LiveError(
+                "Only the last card can be corrected, and only before the next action",
+                code="nothing_to_correct",
+            )
+        new = Deal(command.get("card"))
+        old = self.actions[-1]["card"]
+        actions = [*self.actions[:-1], action_to_dict(new)]
+        engine, events = self._replay_engine(actions)
+        self.engine = engine
+        self.actions = actions
+        self.paid_at_once = []
+        self._after_engine(events)
+        self.last_was_card = True
+        correction = {"kind": "correction", "old": old, "new": new.card.code}
+        self.corrections.append(correction)
+        return [correction]
+
+    def _replay_engine(self, actions: list[dict]) -> tuple[Round, list[dict]]:
+        engine = self._fresh_engine()
+        events: list[dict] = []
+        for a in actions:
+            events.extend(engine.apply(action_from_dict(a)))
+        return engine, events
+
+    def _cmd_cut_card_out(self, command: dict) -> list[dict]:
+        """The croupier marks the cut card coming out: this round finishes, the next one
+        needs a shuffle. It came out at the box about to receive a card, or the dealer."""
+        if "cut-card-out" not in self.legal_commands():
+            raise LiveError("The cut card can be marked once, while cards are being dealt",
+                            code="cut_card_not_now")
+        turn = self.engine.turn
+        where = {"dealer": True} if turn == "dealer" else {"box": turn[0]}
+        self.cut_card_out = where
+        self.last_was_card = False
+        return [{"kind": "cut_card_out", **where}]
+
+    def _cmd_confirm_settlement(self, command: dict) -> list[dict]:
+        if self.status != "settled":
+            raise LiveError("The round is not settled yet", code="not_settled")
+        self.status = "closed"
+        self.last_was_card = False
+        return [{"kind": "settlement_confirmed", "net": str(self.engine.net)}]
+
+    def _cmd_void(self, command: dict) -> list[dict]:
+        reason = str(command.get("reason") or "").strip()
+        if not reason:
+            raise LiveError("A void needs a reason", code="reason_required")
+        self.status = "voided"
+        self.void_reason = reason[:500]
+        self.last_was_card = False
+        return [{"kind": "voided", "reason": self.void_reason}]
+
+    # -- persistence --------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "opening": self.opening,
+            "engine": self.engine.to_dict(),
+            "shares": {str(b): [s.to_dict() for s in ss] for b, ss in self.shares.items()},
+            "status": self.status,
+            "actions": self.actions,
+            "last_was_card": self.last_was_card,
+            "corrections": self.corrections,
+            "cut_card_out": self.cut_card_out,
+            "paid_at_once": self.paid_at_once,
+            "void_reason": self.void_reason,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> TableRound:
+        r = cls.__new__(cls)
+        r.opening = d["opening"]
+        r.engine = Round.from_dict(d["engine"])
+        r.shares = {int(b): [Share.from_dict(s) for s in ss] for b, ss in d["shares"].items()}
+        r.status = d["status"]
+        r.actions = list(d["actions"])
+        r.last_was_card = d["last_was_card"]
+        r.corrections = list(d["corrections"])
+        r.cut_card_out = d["cut_card_out"]
+        r.paid_at_once = list(d["paid_at_once"])
+        r.void_reason = d["void_reason"]
+        return r
+
+    @classmethod
+    def replay(cls, opening: dict, commands: list[dict]) -> TableRound:
+        """Rebuild a round from its opening state and the commands it accepted, in order."""
+        r = cls(opening)
+        for command in commands:
+            r.apply(command)
+        return r

@@ -1,0 +1,77 @@
+"""Translated, croupier-readable messages for every error code the table can refuse with.
+
+The engine and the table layer raise errors with a stable ``code`` and ``params``; screens show
+the message for that code in the person's language. An unknown code falls back to the
+engine's English message.
+"""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+MESSAGES = {
+    # protocol
+    "bad_message": gettext_lazy("The screen sent a message the table cannot read."),
+    "stale": gettext_lazy(
+        "Someone changed the table a moment ago: the screen is now up to date. Try again."
+    ),
+    "not_your_action": gettext_lazy("Your role at this table cannot do that."),
+    "no_round": gettext_lazy("No round is open: start a round first."),
+    "round_in_progress": gettext_lazy("A round is in progress: finish it first."),
+    "table_not_open": gettext_lazy("The table is not open."),
+    "staff_missing": gettext_lazy(
+        "A round needs a dealing croupier, an observing croupier and an inspector assigned."
+    ),
+    "shuffle_needed": gettext_lazy("Shuffle first: the shoe is new or the cut card came out."),
+    "bad_cut": gettext_lazy(
+        "The cut card must leave between %(low)s and %(high)s cards behind it."
+    ),
+    "reshuffle_limit": gettext_lazy(
+        "A player's re-shuffle is allowed once per shoe (unless one player is alone at the "
+        "table)."
+    ),
+    "burn_card_required": gettext_lazy("This game burns the first card: enter the burnt card."),
+    "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),
+    "manual_only": gettext_lazy("This table deals from a simulated shoe: use “Next card”."),
+    "note_required": gettext_lazy("Write what you saw."),
+    # table layer
+    "seat_required": gettext_lazy("Name the player's seat for this stake."),
+    "box_full": gettext_lazy("Box %(box)s already has three players: no more can share it."),
+    "no_such_share": gettext_lazy("There is no such stake on box %(box)s."),
+    "nothing_to_correct": gettext_lazy(
+        "Only the last card can be corrected, and only before the next action."
+    ),
+    "cut_card_not_now": gettext_lazy(
+        "The cut card can be marked once, while cards are being dealt."
+    ),
+    "not_settled": gettext_lazy("The round is not settled yet."),
+    "reason_required": gettext_lazy("A void needs a reason."),
+    "round_over": gettext_lazy("This round is over: nothing more can happen in it."),
+    # engine
+    "bad_action": gettext_lazy("That is not an action the table knows."),
+    "bad_amount": gettext_lazy("That amount is not a valid number."),
+    "bad_card": gettext_lazy("That is not a card: use a rank A 2-9 T J Q K and a suit s h d c."),
+    "shoe_cannot_hold": gettext_lazy(
+        "The shoe cannot hold another %(card)s: all its copies are already out."
+    ),
+    "illegal_action": gettext_lazy("That action is not allowed at this moment."),
+    "bets_closed": gettext_lazy("Bets are closed for this round."),
+    "unknown_box": gettext_lazy("There is no box %(box)s at this table."),
+    "bet_under_minimum": gettext_lazy(
+        "Box %(box)s: the bet %(amount)s is under the table minimum %(min)s."
+    ),
+    "bet_over_maximum": gettext_lazy(
+        "Box %(box)s: the bet %(amount)s is over the table maximum %(max)s."
+    ),
+    "no_bets": gettext_lazy("No bets are placed: place a bet before closing bets."),
+}
+
+
+def error_text(code: str, params: dict | None = None, fallback: str = "") -> str:
+    """The message for ``code`` in the active language."""
+    template = MESSAGES.get(code)
+    if template is None:
+        return fallback or _("That action is not allowed at this moment.")
+    try:
+        return str(template) % (params or {})
+    except (KeyError, TypeError, ValueError):
+        return str(template)

@@ -1,0 +1,174 @@
+"""Shoes, rounds and their append-only event log.
+
+The live state of a table is one ``LiveTable`` row: its version (bumped by every accepted
+command), the current shoe and the current round. Every command that changes something
+appends a ``RoundEvent`` (or is recorded on the shoe it creates); a round's ``snapshot`` is
+a cache of its events that a replay always rebuilds exactly.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Shoe(models.Model):
+    """One shuffle of the table's cards, from the shuffle to the cut card coming out."""
+
+    class Reason(models.TextChoices):
+        NEW_SHOE = "new_shoe", _("New shoe")
+        CUT_CARD = "cut_card", _("The cut card came out")
+        PLAYER_REQUEST = "player_request", _("A player asked for a re-shuffle")
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="shoes")
+    number = models.PositiveIntegerField(_("shoe number"))
+    decks = models.PositiveSmallIntegerField(_("decks"))
+    simulated = models.BooleanField(_("simulated"), default=False)
+    seed = models.CharField(_("seed"), max_length=64, blank=True)
+    state = models.JSONField(_("state"), default=dict)
+    reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
+    shuffled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("shuffled by"),
+    )
+    shuffled_at = models.DateTimeField(_("shuffled at"), auto_now_add=True)
+    cut_entitled_box = models.PositiveSmallIntegerField(_("box entitled to cut"), null=True,
+                                                        blank=True)
+    cut_by_box = models.PositiveSmallIntegerField(_("cut by box"), null=True, blank=True)
+    cards_behind_cut = models.PositiveSmallIntegerField(_("cards behind the cut card"))
+    burn_card = models.CharField(_("burnt card"), max_length=3, blank=True)
+    cut_card_out = models.JSONField(_("cut card came out at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("shoe")
+        verbose_name_plural = _("shoes")
+        ordering = ["-shuffled_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="shoe_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {_('shoe')} {self.number}"
+
+    @property
+    def size(self) -> int:
+        return self.decks * 52
+
+    @property
+    def dealt(self) -> int:
+        return int(self.state.get("dealt", 0))
+
+    @property
+    def penetration(self) -> float:
+        """Share of the pack dealt (for display only; money never touches floats)."""
+        return self.dealt / self.size if self.size else 0.0
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        BETTING = "betting", _("Place your bets")
+        DEALING = "dealing", _("Dealing")
+        INSURANCE = "insurance", _("Insurance")
+        PLAYERS = "players", _("Players")
+        DEALER = "dealer", _("Dealer's draw")
+        SETTLED = "settled", _("Settlement")
+        CLOSED = "closed", _("Closed")
+        VOIDED = "voided", _("Voided")
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="rounds")
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
+    number = models.PositiveIntegerField(_("round number"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices,
+                              default=Status.BETTING)
+    snapshot = models.JSONField(_("snapshot"))
+    version = models.PositiveBigIntegerField(_("version"))
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="+")
+    opened_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    players_net = models.DecimalField(
+        _("players' result"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
+    total_bet = models.DecimalField(_("total bet"), max_digits=14, decimal_places=2,
+                                    default=0)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="round_number_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {_('round')} {self.number}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status not in (self.Status.CLOSED, self.Status.VOIDED)
+
+
+class RoundEvent(models.Model):
+    """One accepted command of a round, with the engine events it caused. Append-only."""
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(_("sequence number"))
+    type = models.CharField(_("type"), max_length=32)
+    payload = models.JSONField(_("payload"))
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="+", null=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveBigIntegerField(_("resulting version"))
+
+    class Meta:
+        ordering = ["round", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seq"], name="event_seq_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} #{self.seq} {self.type}"
+
+
+class LiveTable(models.Model):
+    """The live state of one table: the row every command locks, and its version."""
+
+    table = models.OneToOneField("tables.Table", on_delete=models.CASCADE,
+                                 related_name="live", primary_key=True)
+    version = models.PositiveBigIntegerField(default=0)
+    current_shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True,
+                                     related_name="+")
+    current_round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True,
+                                      related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class Command(models.Model):
+    """An accepted command id and its outcome, so a repeated id acts only once."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4)
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="+")
+    action = models.CharField(max_length=32)
+    outcome = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+
+class ErrorFlag(models.Model):
+    """A quiet note from the observing croupier to the dealing croupier and the inspector."""
+
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="flags")
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True,
+                              related_name="flags")
+    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                  related_name="+")
+    note = models.TextField(_("note"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    seen_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                                related_name="+", null=True, blank=True)
+    seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
