@@ -31,6 +31,12 @@ class Card:
     rank: str
     suit: str | None = None
     value: int = field(init=False, compare=False, repr=False)
+    # Positions in the shoe's count tables (suited: 0-51, rank-only: -1; rank: 0-12).
+    index: int = field(init=False, compare=False, repr=False)
+    rank_index: int = field(init=False, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+    #: The card in notation: ``"Th"``, or ``"T"`` without a suit.
+    code: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self):
         if self.rank not in RANK_VALUES:
@@ -38,11 +44,16 @@ class Card:
         if self.suit is not None and (len(self.suit) != 1 or self.suit not in SUITS):
             raise CardError(f"Unknown card suit {self.suit!r}", card=str(self.suit))
         object.__setattr__(self, "value", RANK_VALUES[self.rank])
+        ri = RANKS.index(self.rank)
+        object.__setattr__(self, "rank_index", ri)
+        object.__setattr__(
+            self, "index", -1 if self.suit is None else ri * 4 + SUITS.index(self.suit)
+        )
+        object.__setattr__(self, "_hash", hash((self.rank, self.suit)))
+        object.__setattr__(self, "code", self.rank + (self.suit or ""))
 
-    @property
-    def code(self) -> str:
-        """The card in notation: ``"Th"``, or ``"T"`` without a suit."""
-        return self.rank + (self.suit or "")
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_ace(self) -> bool:
@@ -140,8 +151,8 @@ class Shoe:
         if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= 8:
             raise CardError(f"A shoe holds 1 to 8 decks, not {decks!r}", decks=repr(decks))
         self.decks = decks
-        self._suited = dict.fromkeys(ALL_SUITED, decks)
-        self._ranks = dict.fromkeys(RANKS, 4 * decks)
+        self._suited = [decks] * 52  # by Card.index
+        self._ranks = [4 * decks] * 13  # by Card.rank_index
         self.dealt = 0
         self._order: list[Card] | None = None
         self._pos = 0
@@ -165,14 +176,15 @@ class Shoe:
     def remaining_of(self, rank: str, suit: str | None = None) -> int:
         """How many cards of this rank (and suit) the shoe can still give."""
         if suit is None:
-            return self._ranks[rank]
-        return min(self._suited[_CARDS[rank + suit]], self._ranks[rank])
+            return self._ranks[RANKS.index(rank)]
+        card = _CARDS[rank + suit]
+        return min(self._suited[card.index], self._ranks[card.rank_index])
 
     def can_hold(self, card: Card) -> bool:
         """Whether the shoe still has a copy of this card to give."""
-        if self._ranks[card.rank] <= 0:
+        if self._ranks[card.rank_index] <= 0:
             return False
-        return card.suit is None or self._suited[card] > 0
+        return card.index < 0 or self._suited[card.index] > 0
 
     def take(self, card: Card) -> None:
         """Remove the card from the shoe; raise ``ShoeError`` if no copy of it is left."""
@@ -190,9 +202,9 @@ class Shoe:
                 )
             if order is not None:
                 card = self._take_from_order(card)
-        self._ranks[card.rank] -= 1
-        if card.suit is not None:
-            self._suited[card] -= 1
+        self._ranks[card.rank_index] -= 1
+        if card.index >= 0:
+            self._suited[card.index] -= 1
         self.dealt += 1
 
     def _copies(self, card: Card) -> int:
@@ -242,8 +254,8 @@ class Shoe:
 
     def reshuffle(self) -> None:
         """Put every card back and shuffle (a virtual shoe keeps its seed sequence)."""
-        self._suited = dict.fromkeys(ALL_SUITED, self.decks)
-        self._ranks = dict.fromkeys(RANKS, 4 * self.decks)
+        self._suited = [self.decks] * 52
+        self._ranks = [4 * self.decks] * 13
         self.dealt = 0
         self._pos = 0
         self._fixed = 0
@@ -273,9 +285,15 @@ class Shoe:
         d = {
             "decks": self.decks,
             "dealt": self.dealt,
-            "out": {c.code: self.decks - n for c, n in self._suited.items() if n != self.decks},
+            "out": {
+                c.code: self.decks - n
+                for c, n in zip(ALL_SUITED, self._suited, strict=True)
+                if n != self.decks
+            },
             "out_ranks": {
-                r: 4 * self.decks - n for r, n in self._ranks.items() if n != 4 * self.decks
+                r: 4 * self.decks - n
+                for r, n in zip(RANKS, self._ranks, strict=True)
+                if n != 4 * self.decks
             },
         }
         if self._order is not None:
@@ -296,9 +314,9 @@ class Shoe:
         """Rebuild a shoe from ``to_dict``."""
         shoe = cls(d["decks"])
         for code, n in d.get("out", {}).items():
-            shoe._suited[Card.parse(code)] -= n
+            shoe._suited[Card.parse(code).index] -= n
         for rank, n in d.get("out_ranks", {}).items():
-            shoe._ranks[rank] -= n
+            shoe._ranks[RANKS.index(rank)] -= n
         shoe.dealt = d.get("dealt", 0)
         v = d.get("virtual")
         if v is not None:

@@ -249,6 +249,8 @@ class Round:
         self.bets: dict[int, Decimal] = {}
         self.seats: list[Box] = []
         self.dealer: list[Card] = []
+        self._dhard = 0  # the dealer's count with aces as 1, kept as cards come
+        self._dace = False
         self._plan: list[int] = []
         self._plan_pos = 0
         self._tb = 0  # turn: index into seats
@@ -287,15 +289,17 @@ class Round:
                 return b
         return None
 
+    def _add_dealer(self, card: Card) -> None:
+        self.dealer.append(card)
+        self._dhard += card.value
+        if card.value == 1:
+            self._dace = True
+
     @property
     def dealer_total(self) -> tuple[int, bool]:
-        hard = 0
-        ace = False
-        for c in self.dealer:
-            hard += c.value
-            if c.value == 1:
-                ace = True
-        if ace and hard <= 11:
+        """The dealer's ``(total, soft)``."""
+        hard = self._dhard
+        if self._dace and hard <= 11:
             return hard + 10, True
         return hard, False
 
@@ -478,7 +482,7 @@ class Round:
             t = self._plan[self._plan_pos]
             self._plan_pos += 1
             if t == DEALER:
-                self.dealer.append(card)
+                self._add_dealer(card)
                 total, soft = self.dealer_total
                 events.append(
                     {
@@ -936,7 +940,7 @@ class Round:
         return False
 
     def _dealer_card(self, card: Card, events: list) -> None:
-        self.dealer.append(card)
+        self._add_dealer(card)
         total, soft = self.dealer_total
         events.append(
             {
@@ -1128,7 +1132,8 @@ class Round:
         r.phase = d["phase"]
         r.bets = {int(k): Decimal(v) for k, v in d["bets"].items()}
         r.seats = [Box.from_dict(b) for b in d["seats"]]
-        r.dealer = [Card.parse(c) for c in d["dealer"]]
+        for c in d["dealer"]:
+            r._add_dealer(Card.parse(c))
         r._plan = list(d["plan"])
         r._plan_pos = d["plan_pos"]
         r._tb, r._th = d["turn"]
