@@ -15,7 +15,7 @@ from .actions import CLOSE_BETS, INSURANCE_CLOSED, Bet, EvenMoney, deal
 from .cards import ALL_SUITED, Shoe
 from .round import Round
 from .rules import Rules
-from .strategy import decide, strategy_for, take_even_money
+from .strategy import decide, strategy_for, take_even_money, theoretical_edge
 
 BET = Decimal(10)  # every payout of every rule set is a whole number of units on 10
 PENETRATION = 0.70  # the cut card leaves about 1/4 to 1/3 of the shoe (000, 002)
@@ -131,6 +131,7 @@ def edge(
         "rounds": n,
         "house_edge": round(-mean, 6),
         "stderr": round(math.sqrt(var / n), 6),
+        "infinite_deck_edge": round(theoretical_edge(rules), 6),
         "sd_per_round": round(math.sqrt(var), 4),
         "seed": seed,
         "reshuffle_every_round": reshuffle_every_round,

@@ -330,3 +330,58 @@ def render_data_module() -> str:
         lines.append("    ),")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def theoretical_edge(rules: Rules) -> float:
+    """The house edge of basic strategy by exact calculation on an infinite deck (no resplits,
+    never insurance; even money per ``take_even_money``). A quick figure for any rule set,
+    within about 0.1% of the simulated one for six decks."""
+    ratio = float(rules.bj_ratio)
+    family = rules.dealer_cards
+    vs_bj = (
+        ratio if rules.blackjack_beats_dealer_blackjack else 0.0 if rules.ties == "push" else -1.0
+    )
+    even = rules.even_money and take_even_money(rules)
+    ev = 0.0
+    pbj_player = 2 * P[1] * P[10]
+    if family == "open":
+        for d1, p1 in P.items():
+            for d2, p2 in P.items():
+                pd = p1 * p2
+                if {d1, d2} == {1, 10}:
+                    ev += pd * (pbj_player * vs_bj - (1 - pbj_player))
+                    continue
+                total, soft = _total(d1 + d2, d1 == 1 or d2 == 1)
+                ev += pd * _hands_ev(rules, f"{'s' if soft else 'h'}{total}", ratio)
+        return -ev
+    for col, up in zip(UP_COLUMNS, UP_VALUES, strict=True):
+        pu = P[up]
+        p_dbj = P[10] if up == 1 else P[1] if up == 10 else 0.0
+        if family == "hole" and p_dbj:
+            # Peek: a dealer Blackjack ends the round before anyone acts.
+            ev += pu * p_dbj * (pbj_player * (1.0 if even else vs_bj) - (1 - pbj_player))
+            ev += pu * (1 - p_dbj) * _hands_ev(rules, col, 1.0 if (even and up == 1) else ratio)
+        else:
+            bj = ratio * (1 - p_dbj) + vs_bj * p_dbj
+            if even and up == 1:
+                bj = 1.0
+            ev += pu * _hands_ev(rules, col, bj)
+    return -ev
+
+
+def _hands_ev(rules: Rules, column: str, blackjack_ev: float) -> float:
+    """Expected result of the player's first two cards against one dealer column."""
+    calc = _Calc(rules, column)
+    ev = 0.0
+    for a, pa in P.items():
+        for b, pb in P.items():
+            p = pa * pb
+            if {a, b} == {1, 10}:
+                ev += p * blackjack_ev
+                continue
+            evs = calc.two_card(a + b, a == 1 or b == 1, sevens=rules.three_sevens and a == b == 7)
+            best = max(evs.values())
+            if a == b and rules.max_hands >= 2:
+                best = max(best, calc.split(a))
+            ev += p * best
+    return ev

@@ -4,7 +4,12 @@ import pytest
 
 from game.engine import Card, Round, Rules, Shoe
 from game.engine.simulate import play_round, run
-from game.engine.strategy import compute_strategy, render_data_module, strategy_for
+from game.engine.strategy import (
+    compute_strategy,
+    render_data_module,
+    strategy_for,
+    theoretical_edge,
+)
 from game.engine.strategy_data import TABLES
 
 PRESET_NAMES = ["standard", "hole-card", "open-cards"]
@@ -87,3 +92,22 @@ def test_simulation_is_reproducible_for_a_seed():
     rules = Rules.preset("standard")
     assert run(rules, 500, "s") == run(rules, 500, "s")
     assert run(rules, 500, "s") != run(rules, 500, "t")
+
+
+def test_theoretical_edges_move_the_way_the_rules_do():
+    std = Rules.preset("standard")
+    base = theoretical_edge(std)
+    assert 0 < base < 0.01
+    worse = {
+        "blackjack_pays": "6:5",
+        "ties": "dealer",
+        "dealer_hits_soft_17": True,
+        "double_on": "10-11",
+        "three_sevens": False,
+    }
+    for key, value in worse.items():
+        assert theoretical_edge(Rules.from_json({"preset": "standard", key: value})) > base, key
+    better = Rules.from_json({"preset": "standard", "dealer_blackjack_takes": "original"})
+    assert theoretical_edge(better) < base
+    # A peek is worth more to the player than the one-card game's dealer Blackjack rule.
+    assert theoretical_edge(Rules.from_json({"preset": "hole-card", "three_sevens": True})) < base
