@@ -104,8 +104,9 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once: consumers write from worker threads.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-    # A file, not memory, so the live daphne of the browser tests shares the test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # A file, not memory, so the live daphne of the browser tests shares the test database;
+    # one per process, so two test runs on one machine do not collide.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
