@@ -3,6 +3,7 @@ table at a time, an inspector over several."""
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.utils import translation
 
 from staff import selectors
 from staff import services as staff_services
@@ -10,6 +11,13 @@ from staff.models import TableAssignment
 from staff.roles import Role, TableRole
 
 ONE_PER_TABLE = [TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR]
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The messages are asserted in English, whatever the default language is."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.mark.parametrize("role", ONE_PER_TABLE)
