@@ -30,7 +30,7 @@ from game.engine.round import actions_from_events
 
 ALL_CARDS = list(ALL_SUITED) + [Card.parse(r) for r in RANKS]
 SETTINGS = settings(
-    max_examples=150,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -112,7 +112,10 @@ def played_rounds(draw):
         kind = draw(st.sampled_from(sorted(legal)))
         if kind == "card":
             holdable = [c for c in ALL_CARDS if r.shoe.can_hold(c)]
-            action = Deal(draw(st.sampled_from(holdable)))
+            # Lean on aces, sevens, eights and tens: pairs, Blackjacks, insurance, 7-7-7.
+            lean = [c for c in holdable if c.rank in "A78T"]
+            pool = lean if lean and draw(st.booleans()) else holdable
+            action = Deal(draw(st.sampled_from(pool)))
         elif kind == "insure":
             box = draw(st.sampled_from([b for b in r.seats if r._insure_refusal(b) is None]))
             action = Insure(box.number, box.bet / 2 * draw(st.sampled_from([Decimal("0.5"), 1])))
