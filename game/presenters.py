@@ -168,6 +168,7 @@ def _boxes_view(table, state: live.TableRound) -> list[dict]:
         }
         if box is not None:
             view["insurance"] = box.insurance
+            view["insurance_max"] = box.bet / 2
             view["insurance_net"] = box.insurance_net
             view["even_money"] = box.even_money
             view["bonuses"] = box.bonuses

@@ -168,12 +168,12 @@ def _current_round(live_row) -> Round | None:
 
 
 def _normalise(command: dict) -> dict:
-    """Keep the command's own fields (no id/version/headers); a card may come as rank+suit."""
-    clean = {k: v for k, v in command.items()
-             if k not in ("id", "expected_version", "HEADERS")}
-    if clean.get("action") in ("card", "correct-card") and not clean.get("card"):
-        clean["card"] = f"{clean.pop('rank', '') or ''}{clean.pop('suit', '') or ''}"
-    return {k: v for k, v in clean.items() if isinstance(v, str | int) and len(str(v)) <= 500}
+    """Keep the command's own fields: no id, version or headers; only short scalars."""
+    return {
+        k: v for k, v in command.items()
+        if k not in ("id", "expected_version", "HEADERS")
+        and isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) <= 500
+    }
 
 
 def _apply(live_row, round_row, actor, command: dict) -> list[dict]:

@@ -25,8 +25,3 @@ def money(value) -> str:
 @register.filter
 def absolute(value):
     return abs(Decimal(str(value)))
-
-
-@register.filter
-def has(collection, item) -> bool:
-    return item in collection
