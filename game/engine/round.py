@@ -100,6 +100,7 @@ class Hand:
         "settled",
         "result",
         "net",
+        "natural",
     )
 
     def __init__(self, bet: Decimal, split: bool = False, split_aces: bool = False):
@@ -114,6 +115,7 @@ class Hand:
         self.settled = False
         self.result: str | None = None
         self.net = ZERO
+        self.natural = False  # set when the original hand's second card makes Blackjack
 
     def add(self, card: Card) -> None:
         self.cards.append(card)
@@ -133,7 +135,7 @@ class Hand:
     @property
     def blackjack(self) -> bool:
         """Ace and ten as the first two cards of a box's original hand (never after a split)."""
-        return not self.split and len(self.cards) == 2 and self.hard == 11 and self.aces == 1
+        return self.natural
 
     @property
     def bust(self) -> bool:
@@ -168,6 +170,7 @@ class Hand:
         h.settled = d["settled"]
         h.result = d["result"]
         h.net = Decimal(d["net"])
+        h.natural = not h.split and len(h.cards) == 2 and h.hard == 11 and h.aces == 1
         return h
 
 
@@ -475,10 +478,10 @@ class Round:
                     box=box.number,
                     hand=self._th + 1,
                 )
-            self._take(card)
+            self.shoe.take(card)  # checks before it changes anything
             self._card_to_hand(box, hand, card, events)
         elif phase == "dealing":
-            self._take(card)
+            self.shoe.take(card)  # checks before it changes anything
             t = self._plan[self._plan_pos]
             self._plan_pos += 1
             if t == DEALER:
@@ -498,6 +501,8 @@ class Round:
                 box = self.seats[t]
                 hand = box.hands[0]
                 hand.add(card)
+                if hand.hard == 11 and hand.aces == 1 and len(hand.cards) == 2:
+                    hand.natural = True
                 events.append(
                     {
                         "kind": "card",
@@ -512,7 +517,7 @@ class Round:
             if self._plan_pos == len(self._plan):
                 self._after_deal(events)
         elif phase == "dealer":
-            self._take(card)
+            self.shoe.take(card)  # checks before it changes anything
             self._dealer_card(card, events)
         else:
             raise _illegal(self._no_card_message(), code="illegal_action")
@@ -523,10 +528,6 @@ class Round:
         if self.phase == "insurance":
             return "No card now: insurance is open (close it with insurance-closed)"
         return "No card is due now"
-
-    def _take(self, card: Card) -> None:
-        # Shoe.take checks before it changes anything, and is the first change a card makes.
-        self.shoe.take(card)
 
     def _card_to_hand(self, box: Box, hand: Hand, card: Card, events: list) -> None:
         hand.add(card)
