@@ -84,11 +84,15 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
     view["can_open_round"] = not open_round and view["shoe"] is not None and not view[
         "shoe"]["needs_shuffle"] and table.status == table.Status.OPEN
     view["can_shuffle"] = not open_round
+    idle = [name for name, allowed in (("open-round", view["can_open_round"]),
+                                       ("shuffle", view["can_shuffle"])) if allowed]
+    view["legal_list"] = " ".join(idle)
     if state is None:
         return view
     view["round"] = {"number": round_row.number, "status": state.status, "id": round_row.pk}
     view["phase"] = state.status
     view["legal"] = state.legal_commands()
+    view["legal_list"] = " ".join(sorted(view["legal"] | set(idle)))
     view["cut_card_out"] = state.cut_card_out
     view["corrections"] = state.corrections
     view["void_reason"] = state.void_reason
