@@ -23,10 +23,27 @@ CLOSE_FORBIDDEN = 4403
 MAX_MESSAGE = 4096
 
 
-def _language(user) -> str:
+def screen_language(scope) -> str:
+    """The language a screen reads: the person's choice, else the browser's (cookie, then
+    Accept-Language), else the site default — as LocaleMiddleware decides for pages."""
     from django.conf import settings
+    from django.utils.translation import get_supported_language_variant
+    from django.utils.translation.trans_real import parse_accept_lang_header
 
-    return user.preferred_language or settings.LANGUAGE_CODE
+    languages = dict(settings.LANGUAGES)
+    user = scope.get("user")
+    if user is not None and user.is_authenticated and user.preferred_language in languages:
+        return user.preferred_language
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
+    if cookie in languages:
+        return cookie
+    accept = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -44,7 +61,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.role is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.language = _language(self.user)
+        self.language = screen_language(self.scope)
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.version = -1
@@ -151,15 +168,16 @@ class InspectorConsumer(AsyncJsonWebsocketConsumer):
     def _tiles(self):
         if not self.user.has_role(Role.INSPECTOR):
             return None
-        self.language = _language(self.user)
+        self.language = screen_language(self.scope)
         out = []
         with translation.override(self.language):
             from game.presenters import table_view
 
             for table in inspector_tables(user=self.user):
                 view = table_view(table)
-                out.append((table.pk, view["version"],
-                            render_to_string("game/live.html#tile", view)))
+                out.append(
+                    (table.pk, view["version"], render_to_string("game/live.html#tile", view))
+                )
         return out
 
     async def disconnect(self, code):

@@ -23,8 +23,8 @@ from game.engine import (
     Double,
     EngineError,
     EvenMoney,
-    Insure,
     InsuranceClosed,
+    Insure,
     Limits,
     Round,
     Shoe,
@@ -49,8 +49,14 @@ ENGINE_COMMANDS = {
     "even-money": lambda c: EvenMoney(_int(c.get("box"))),
     "insurance-closed": lambda c: InsuranceClosed(),
 }
-TABLE_COMMANDS = {"bet", "remove-share", "correct-card", "cut-card-out",
-                  "confirm-settlement", "void"}
+TABLE_COMMANDS = {
+    "bet",
+    "remove-share",
+    "correct-card",
+    "cut-card-out",
+    "confirm-settlement",
+    "void",
+}
 COMMANDS = frozenset(ENGINE_COMMANDS) | TABLE_COMMANDS
 
 OPEN_STATUSES = {"betting", "dealing", "insurance", "players", "dealer", "settled"}
@@ -168,8 +174,7 @@ class TableRound:
         if action not in COMMANDS:
             raise LiveError(f"Unknown command {action!r}", code="bad_action")
         if not self.is_open:
-            raise LiveError("This round is over: nothing more can happen in it",
-                            code="round_over")
+            raise LiveError("This round is over: nothing more can happen in it", code="round_over")
         handler = getattr(self, "_cmd_" + action.replace("-", "_"), None)
         if handler is not None:
             return handler(command)
@@ -199,8 +204,7 @@ class TableRound:
         if not seat:
             raise LiveError("Name the player's seat for this stake", code="seat_required")
         if stake <= 0:
-            raise LiveError("A stake must be more than zero", code="bad_amount",
-                            amount=str(stake))
+            raise LiveError("A stake must be more than zero", code="bad_amount", amount=str(stake))
         shares = [Share(s.seat, s.stake, s.player_card) for s in self.shares.get(box, [])]
         for share in shares:
             if share.seat == seat:
@@ -211,7 +215,8 @@ class TableRound:
             if len(shares) >= MAX_SHARES_PER_BOX:
                 raise LiveError(
                     f"Box {box} already has three players: no more can share it",
-                    code="box_full", box=box,
+                    code="box_full",
+                    box=box,
                 )
             shares.append(Share(seat, stake, player_card))
         return self._set_box(box, shares)
@@ -221,8 +226,7 @@ class TableRound:
         seat = str(command.get("seat") or "").strip()
         shares = [s for s in self.shares.get(box, []) if s.seat != seat]
         if len(shares) == len(self.shares.get(box, [])):
-            raise LiveError(f"No stake of {seat!r} on box {box}", code="no_such_share",
-                            box=box)
+            raise LiveError(f"No stake of {seat!r} on box {box}", code="no_such_share", box=box)
         return self._set_box(box, shares)
 
     def _set_box(self, box: int, shares: list[Share]) -> list[dict]:
@@ -269,8 +273,10 @@ class TableRound:
         """The croupier marks the cut card coming out: this round finishes, the next one
         needs a shuffle. It came out at the box about to receive a card, or the dealer."""
         if "cut-card-out" not in self.legal_commands():
-            raise LiveError("The cut card can be marked once, while cards are being dealt",
-                            code="cut_card_not_now")
+            raise LiveError(
+                "The cut card can be marked once, while cards are being dealt",
+                code="cut_card_not_now",
+            )
         turn = self.engine.turn
         where = {"dealer": True} if turn == "dealer" else {"box": turn[0]}
         self.cut_card_out = where

@@ -26,8 +26,7 @@ MESSAGES = {
         "The cut card must leave between %(low)s and %(high)s cards behind it."
     ),
     "reshuffle_limit": gettext_lazy(
-        "A player's re-shuffle is allowed once per shoe (unless one player is alone at the "
-        "table)."
+        "A player's re-shuffle is allowed once per shoe (unless one player is alone at the table)."
     ),
     "burn_card_required": gettext_lazy("This game burns the first card: enter the burnt card."),
     "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),
@@ -63,6 +62,29 @@ MESSAGES = {
         "Box %(box)s: the bet %(amount)s is over the table maximum %(max)s."
     ),
     "no_bets": gettext_lazy("No bets are placed: place a bet before closing bets."),
+    "no_bet_on_box": gettext_lazy("Box %(box)s has no bet in this round."),
+    "hit_not_allowed": gettext_lazy("Box %(box)s, hand %(hand)s takes no more cards."),
+    "double_not_allowed": gettext_lazy(
+        "Box %(box)s, hand %(hand)s: this table's rules do not allow a double here."
+    ),
+    "split_not_allowed": gettext_lazy(
+        "Box %(box)s, hand %(hand)s: this table's rules do not allow a split here."
+    ),
+    "insurance_not_allowed": gettext_lazy(
+        "No insurance here: the table does not offer it, or the box is already insured, "
+        "took even money or has Blackjack."
+    ),
+    "even_money_not_allowed": gettext_lazy(
+        "No even money here: the table does not offer it, or the box has no Blackjack, "
+        "already took even money or is insured."
+    ),
+    "insurance_closed": gettext_lazy(
+        "Insurance and even money are offered only while the dealer shows an ace, before "
+        "the players' turn."
+    ),
+    "insurance_over_half": gettext_lazy(
+        "Box %(box)s: insurance %(amount)s is over half the bet (%(max)s)."
+    ),
 }
 
 

@@ -29,12 +29,15 @@ class Shoe(models.Model):
     state = models.JSONField(_("state"), default=dict)
     reason = models.CharField(_("reason"), max_length=20, choices=Reason.choices)
     shuffled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
         verbose_name=_("shuffled by"),
     )
     shuffled_at = models.DateTimeField(_("shuffled at"), auto_now_add=True)
-    cut_entitled_box = models.PositiveSmallIntegerField(_("box entitled to cut"), null=True,
-                                                        blank=True)
+    cut_entitled_box = models.PositiveSmallIntegerField(
+        _("box entitled to cut"), null=True, blank=True
+    )
     cut_by_box = models.PositiveSmallIntegerField(_("cut by box"), null=True, blank=True)
     cards_behind_cut = models.PositiveSmallIntegerField(_("cards behind the cut card"))
     burn_card = models.CharField(_("burnt card"), max_length=3, blank=True)
@@ -79,19 +82,20 @@ class Round(models.Model):
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="rounds")
     shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="rounds")
     number = models.PositiveIntegerField(_("round number"))
-    status = models.CharField(_("status"), max_length=16, choices=Status.choices,
-                              default=Status.BETTING)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.BETTING
+    )
     snapshot = models.JSONField(_("snapshot"))
     version = models.PositiveBigIntegerField(_("version"))
-    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                  related_name="+")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     opened_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     players_net = models.DecimalField(
         _("players' result"), max_digits=14, decimal_places=2, null=True, blank=True
     )
-    total_bet = models.DecimalField(_("total bet"), max_digits=14, decimal_places=2,
-                                    default=0)
+    total_bet = models.DecimalField(_("total bet"), max_digits=14, decimal_places=2, default=0)
 
     class Meta:
         verbose_name = _("round")
@@ -116,16 +120,15 @@ class RoundEvent(models.Model):
     seq = models.PositiveIntegerField(_("sequence number"))
     type = models.CharField(_("type"), max_length=32)
     payload = models.JSONField(_("payload"))
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                              related_name="+", null=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveBigIntegerField(_("resulting version"))
 
     class Meta:
         ordering = ["round", "seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["round", "seq"], name="event_seq_per_round")
-        ]
+        constraints = [models.UniqueConstraint(fields=["round", "seq"], name="event_seq_per_round")]
 
     def __str__(self) -> str:
         return f"{self.round} #{self.seq} {self.type}"
@@ -134,14 +137,16 @@ class RoundEvent(models.Model):
 class LiveTable(models.Model):
     """The live state of one table: the row every command locks, and its version."""
 
-    table = models.OneToOneField("tables.Table", on_delete=models.CASCADE,
-                                 related_name="live", primary_key=True)
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.CASCADE, related_name="live", primary_key=True
+    )
     version = models.PositiveBigIntegerField(default=0)
-    current_shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True,
-                                     related_name="+")
-    current_round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True,
-                                      related_name="+")
+    current_shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, related_name="+")
+    current_round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+")
     updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.version}"
 
 
 class Command(models.Model):
@@ -149,26 +154,34 @@ class Command(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4)
     table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="+")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                              related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=32)
     outcome = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.id}"
 
 
 class ErrorFlag(models.Model):
     """A quiet note from the observing croupier to the dealing croupier and the inspector."""
 
     table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="flags")
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, blank=True,
-                              related_name="flags")
-    raised_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                  related_name="+")
+    round = models.ForeignKey(
+        Round, on_delete=models.PROTECT, null=True, blank=True, related_name="flags"
+    )
+    raised_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     note = models.TextField(_("note"))
     created_at = models.DateTimeField(auto_now_add=True)
-    seen_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
-                                related_name="+", null=True, blank=True)
+    seen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
     seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.note[:40]}"

@@ -50,9 +50,12 @@ def total_view(codes: list[str], *, blackjack: bool = False) -> dict:
 
 def table_view(table, live_row: LiveTable | None = None) -> dict:
     """The complete state of one table's live screens."""
-    live_row = live_row or LiveTable.objects.select_related(
-        "current_round", "current_shoe"
-    ).get_or_create(table=table)[0]
+    live_row = (
+        live_row
+        or LiveTable.objects.select_related("current_round", "current_shoe").get_or_create(
+            table=table
+        )[0]
+    )
     rules = table_rules(table)
     round_row: Round | None = live_row.current_round
     shoe = live_row.current_shoe
@@ -75,17 +78,28 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
         "phase": "idle",
         "legal": frozenset(),
         "flags": list(
-            ErrorFlag.objects.filter(table=table, seen_at__isnull=True)
-            .select_related("raised_by")[:5]
+            ErrorFlag.objects.filter(table=table, seen_at__isnull=True).select_related("raised_by")[
+                :5
+            ]
         ),
         "last_settlement": _last_settlement(table),
     }
     open_round = state is not None and state.is_open
-    view["can_open_round"] = not open_round and view["shoe"] is not None and not view[
-        "shoe"]["needs_shuffle"] and table.status == table.Status.OPEN
+    view["can_open_round"] = (
+        not open_round
+        and view["shoe"] is not None
+        and not view["shoe"]["needs_shuffle"]
+        and table.status == table.Status.OPEN
+    )
     view["can_shuffle"] = not open_round
-    idle = [name for name, allowed in (("open-round", view["can_open_round"]),
-                                       ("shuffle", view["can_shuffle"])) if allowed]
+    idle = [
+        name
+        for name, allowed in (
+            ("open-round", view["can_open_round"]),
+            ("shuffle", view["can_shuffle"]),
+        )
+        if allowed
+    ]
     view["legal_list"] = " ".join(idle)
     if state is None:
         return view
@@ -131,7 +145,8 @@ def _dealer_view(state: live.TableRound) -> dict:
     engine = state.engine
     codes = [c.code for c in engine.dealer]
     hide_hole = (
-        engine.rules.dealer_cards == "hole" and len(codes) >= 2
+        engine.rules.dealer_cards == "hole"
+        and len(codes) >= 2
         and state.status in ("dealing", "insurance", "players")
     )
     shown = codes[:1] if hide_hole else codes
@@ -179,19 +194,20 @@ def _boxes_view(table, state: live.TableRound) -> list[dict]:
             view["net"] = box.net
             for index, hand in enumerate(box.hands):
                 codes = [c.code for c in hand.cards]
-                view["hands"].append({
-                    "index": index + 1,
-                    "cards": [card_view(c) for c in codes],
-                    "total": total_view(codes, blackjack=hand.blackjack),
-                    "bet": hand.bet,
-                    "doubled": hand.doubled,
-                    "result": hand.result,
-                    "settled": hand.settled,
-                    "net": hand.net,
-                    "is_turn": turn == (number, index) or (
-                        state.status == "dealing" and turn == (number, 0)
-                    ),
-                })
+                view["hands"].append(
+                    {
+                        "index": index + 1,
+                        "cards": [card_view(c) for c in codes],
+                        "total": total_view(codes, blackjack=hand.blackjack),
+                        "bet": hand.bet,
+                        "doubled": hand.doubled,
+                        "result": hand.result,
+                        "settled": hand.settled,
+                        "net": hand.net,
+                        "is_turn": turn == (number, index)
+                        or (state.status == "dealing" and turn == (number, 0)),
+                    }
+                )
         out.append(view)
     return out
 
@@ -210,9 +226,14 @@ def _at_stake(state: live.TableRound) -> Decimal:
 def _last_settlement(table) -> dict | None:
     last = (
         Round.objects.filter(table=table, status=Round.Status.CLOSED)
-        .order_by("-number").values("number", "players_net", "closed_at").first()
+        .order_by("-number")
+        .values("number", "players_net", "closed_at")
+        .first()
     )
     if last is None:
         return None
-    return {"number": last["number"], "house_net": -(last["players_net"] or 0),
-            "closed_at": last["closed_at"]}
+    return {
+        "number": last["number"],
+        "house_net": -(last["players_net"] or 0),
+        "closed_at": last["closed_at"],
+    }

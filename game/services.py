@@ -25,8 +25,7 @@ from staff.roles import Role, TableRole
 from staff.selectors import table_role_for, table_staff
 from tables.models import Table
 
-DEALER_COMMANDS = (live.COMMANDS - {"void"}) | {"open-round", "shuffle", "deal-next",
-                                                 "flag-seen"}
+DEALER_COMMANDS = (live.COMMANDS - {"void"}) | {"open-round", "shuffle", "deal-next", "flag-seen"}
 ROLE_COMMANDS = {
     TableRole.DEALING_CROUPIER: DEALER_COMMANDS,
     TableRole.OBSERVING_CROUPIER: frozenset({"flag"}),
@@ -57,8 +56,13 @@ class Outcome:
     duplicate: bool = False
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "version": self.version, "code": self.code,
-                "message": self.message, "params": self.params}
+        return {
+            "ok": self.ok,
+            "version": self.version,
+            "code": self.code,
+            "message": self.message,
+            "params": self.params,
+        }
 
 
 def live_table_get(table: Table) -> LiveTable:
@@ -106,8 +110,9 @@ def command_submit(*, table_id: int, actor, command: dict) -> Outcome:
             live_row.version += 1
             live_row.save()
             outcome = Outcome(ok=True, version=live_row.version)
-            Command.objects.create(id=command_id, table=table, actor=actor, action=action,
-                                   outcome=outcome.to_dict())
+            Command.objects.create(
+                id=command_id, table=table, actor=actor, action=action, outcome=outcome.to_dict()
+            )
             table_pk = table.pk
             transaction.on_commit(lambda: _publish(table_pk))
     except CommandRefused as refusal:
@@ -127,8 +132,13 @@ def command_submit(*, table_id: int, actor, command: dict) -> Outcome:
 
 def _refused(table_id, code, message="", params=None) -> Outcome:
     version = LiveTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
-    return Outcome(ok=False, version=version or 0, code=code, message=message,
-                   params={k: str(v) for k, v in (params or {}).items()})
+    return Outcome(
+        ok=False,
+        version=version or 0,
+        code=code,
+        message=message,
+        params={k: str(v) for k, v in (params or {}).items()},
+    )
 
 
 def _publish(table_id: int) -> None:
@@ -170,9 +180,12 @@ def _current_round(live_row) -> Round | None:
 def _normalise(command: dict) -> dict:
     """Keep the command's own fields: no id, version or headers; only short scalars."""
     return {
-        k: v for k, v in command.items()
+        k: v
+        for k, v in command.items()
         if k not in ("id", "expected_version", "HEADERS")
-        and isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) <= 500
+        and isinstance(v, str | int)
+        and not isinstance(v, bool)
+        and len(str(v)) <= 500
     }
 
 
@@ -186,9 +199,14 @@ def _apply(live_row, round_row, actor, command: dict) -> list[dict]:
 def _record(live_row, round_row, actor, command, events, state) -> None:
     seq = round_row.events.count() + 1
     version = live_row.version + 1
-    RoundEvent.objects.create(round=round_row, seq=seq, type=command["action"],
-                              payload={"command": command, "events": events},
-                              actor=actor, version=version)
+    RoundEvent.objects.create(
+        round=round_row,
+        seq=seq,
+        type=command["action"],
+        payload={"command": command, "events": events},
+        actor=actor,
+        version=version,
+    )
     round_row.snapshot = state.to_dict()
     round_row.status = state.status
     round_row.version = version
@@ -210,8 +228,10 @@ def _deal_next(table, live_row, round_row, actor) -> None:
     shoe = state.engine.shoe
     if not shoe.virtual:
         raise CommandRefused("simulated_only")
-    if shoe.cut_card_out and state.cut_card_out is None and (
-        "cut-card-out" in state.legal_commands()
+    if (
+        shoe.cut_card_out
+        and state.cut_card_out is None
+        and ("cut-card-out" in state.legal_commands())
     ):
         _apply(live_row, round_row, None, {"action": "cut-card-out"})
         live_row.version += 1
@@ -239,15 +259,30 @@ def _open_round(table, live_row, actor) -> None:
         "shoe": shoe.state,
     }
     state = live.TableRound(opening)
-    number = (Round.objects.filter(table=table).order_by("-number")
-              .values_list("number", flat=True).first() or 0) + 1
+    number = (
+        Round.objects.filter(table=table)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    ) + 1
     version = live_row.version + 1
     round_row = Round.objects.create(
-        table=table, shoe=shoe, number=number, snapshot=state.to_dict(), version=version,
+        table=table,
+        shoe=shoe,
+        number=number,
+        snapshot=state.to_dict(),
+        version=version,
         opened_by=actor,
     )
-    RoundEvent.objects.create(round=round_row, seq=1, type="open-round",
-                              payload={"opening": opening}, actor=actor, version=version)
+    RoundEvent.objects.create(
+        round=round_row,
+        seq=1,
+        type="open-round",
+        payload={"opening": opening},
+        actor=actor,
+        version=version,
+    )
     live_row.current_round = round_row
 
 
@@ -267,9 +302,7 @@ def _shuffle(table, live_row, actor, command) -> None:
         raise CommandRefused("bad_message")
     previous = live_row.current_shoe
     if reason == ShoeRow.Reason.PLAYER_REQUEST and previous is not None:
-        if previous.reason == ShoeRow.Reason.PLAYER_REQUEST and _players_last_round(
-            live_row
-        ) > 1:
+        if previous.reason == ShoeRow.Reason.PLAYER_REQUEST and _players_last_round(live_row) > 1:
             raise CommandRefused("reshuffle_limit")
     low, high = cut_limits(rules.decks)
     try:
@@ -306,12 +339,26 @@ def _shuffle(table, live_row, actor, command) -> None:
                 raise CommandRefused("burn_card_required")
             engine_shoe.take(card)
             burn = card.code
-    number = (ShoeRow.objects.filter(table=table).order_by("-number")
-              .values_list("number", flat=True).first() or 0) + 1
+    number = (
+        ShoeRow.objects.filter(table=table)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    ) + 1
     shoe = ShoeRow.objects.create(
-        table=table, number=number, decks=rules.decks, simulated=simulated, seed=seed,
-        state=engine_shoe.to_dict(), reason=reason, shuffled_by=actor,
-        cut_entitled_box=entitled, cut_by_box=cut_by, cards_behind_cut=behind, burn_card=burn,
+        table=table,
+        number=number,
+        decks=rules.decks,
+        simulated=simulated,
+        seed=seed,
+        state=engine_shoe.to_dict(),
+        reason=reason,
+        shuffled_by=actor,
+        cut_entitled_box=entitled,
+        cut_by_box=cut_by,
+        cards_behind_cut=behind,
+        burn_card=burn,
     )
     live_row.current_shoe = shoe
 
@@ -328,14 +375,14 @@ def _flag(table, live_row, actor, command) -> None:
     note = str(command.get("note") or "").strip()
     if not note:
         raise CommandRefused("note_required")
-    ErrorFlag.objects.create(table=table, round=live_row.current_round, raised_by=actor,
-                             note=note[:1000])
+    ErrorFlag.objects.create(
+        table=table, round=live_row.current_round, raised_by=actor, note=note[:1000]
+    )
 
 
 def _flag_seen(table, actor, command) -> None:
     try:
-        flag = ErrorFlag.objects.get(pk=int(command.get("flag")), table=table,
-                                     seen_at__isnull=True)
+        flag = ErrorFlag.objects.get(pk=int(command.get("flag")), table=table, seen_at__isnull=True)
     except (ErrorFlag.DoesNotExist, TypeError, ValueError):
         raise CommandRefused("bad_message")
     flag.seen_by = actor

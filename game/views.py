@@ -4,7 +4,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from game.presenters import table_view
-
 from staff.access import role_required, table_required
 from staff.roles import Role, TableRole
 from staff.selectors import current_table_for, inspector_tables
@@ -44,8 +43,12 @@ def inspector_home(request):
 
 def _live_context(table, **extra) -> dict:
     view = table_view(table)
-    return {"table": table, "view": view,
-            "live_html": render_to_string("game/live.html#live", view), **extra}
+    return {
+        "table": table,
+        "view": view,
+        "live_html": render_to_string("game/live.html#live", view),
+        **extra,
+    }
 
 
 @table_required(TableRole.DEALING_CROUPIER)
@@ -69,6 +72,7 @@ def observer(request, table, table_role):
     """The live table, read-only, with the watcher's own actions (flag, void)."""
     screen_role, title = SCREEN_ROLES[table_role]
     return render(
-        request, "game/observer.html",
+        request,
+        "game/observer.html",
         _live_context(table, screen_role=screen_role, screen_title=title),
     )

@@ -24,7 +24,7 @@ class User(AbstractUser):
     class Meta:
         verbose_name = _("staff member")
         verbose_name_plural = _("staff members")
-        permissions = [perm for perm in ROLE_PERMISSIONS.values()]
+        permissions = list(ROLE_PERMISSIONS.values())
 
     def __str__(self) -> str:
         return self.full_name or self.username
@@ -58,7 +58,9 @@ class TableAssignment(models.Model):
     """Who works which table in which role, from when to when (``ends_at`` empty: now)."""
 
     table = models.ForeignKey(
-        "tables.Table", on_delete=models.PROTECT, related_name="assignments",
+        "tables.Table",
+        on_delete=models.PROTECT,
+        related_name="assignments",
         verbose_name=_("table"),
     )
     user = models.ForeignKey(
@@ -68,7 +70,11 @@ class TableAssignment(models.Model):
     starts_at = models.DateTimeField(_("from"))
     ends_at = models.DateTimeField(_("until"), null=True, blank=True)
     assigned_by = models.ForeignKey(
-        User, on_delete=models.PROTECT, null=True, blank=True, related_name="+",
+        User,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
         verbose_name=_("assigned by"),
     )
 

@@ -7,9 +7,7 @@ from staff.roles import Role, TableRole
 
 
 def current_assignments(*, user: User) -> QuerySet[TableAssignment]:
-    return TableAssignment.objects.filter(user=user, ends_at__isnull=True).select_related(
-        "table"
-    )
+    return TableAssignment.objects.filter(user=user, ends_at__isnull=True).select_related("table")
 
 
 def current_table_for(*, user: User, role: str):
@@ -37,9 +35,9 @@ def table_role_for(*, user: User, table) -> str | None:
     if not user.is_authenticated or not user.is_active:
         return None
     assigned = set(
-        TableAssignment.objects.filter(
-            user=user, table=table, ends_at__isnull=True
-        ).values_list("role", flat=True)
+        TableAssignment.objects.filter(user=user, table=table, ends_at__isnull=True).values_list(
+            "role", flat=True
+        )
     )
     for role in (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR):
         if role in assigned and user.has_role(role):

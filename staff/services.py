@@ -91,9 +91,7 @@ def pin_authenticate(*, identifier: str, pin: str) -> User:
             _("Too many wrong tries: this PIN is now locked. Ask the duty administrator.")
         )
     left = settings.PIN_MAX_FAILURES - user.pin_failures
-    raise PinError(
-        _("Wrong name or PIN. Tries left before the lock: %(left)d.") % {"left": left}
-    )
+    raise PinError(_("Wrong name or PIN. Tries left before the lock: %(left)d.") % {"left": left})
 
 
 def pin_unlock(*, user: User, unlocked_by: User) -> None:

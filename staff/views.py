@@ -43,9 +43,7 @@ def login_view(request):
             return _signed_in(request, form.get_user())
     else:
         form = AuthenticationForm(request)
-    return render(
-        request, "staff/login.html", {"form": form, "next": _safe_next(request, "")}
-    )
+    return render(request, "staff/login.html", {"form": form, "next": _safe_next(request, "")})
 
 
 def pin_login_view(request):
@@ -55,9 +53,7 @@ def pin_login_view(request):
     if request.method == "POST":
         identifier = request.POST.get("identifier", "")
         try:
-            user = services.pin_authenticate(
-                identifier=identifier, pin=request.POST.get("pin", "")
-            )
+            user = services.pin_authenticate(identifier=identifier, pin=request.POST.get("pin", ""))
         except services.PinError as exc:
             error = str(exc)
         else:

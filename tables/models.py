@@ -32,23 +32,27 @@ class Table(models.Model):
         MANUAL = "manual", _("Manual (cards tapped from the shoe)")
         SIMULATED = "simulated", _("Simulated (training and demos only)")
 
-    pit = models.ForeignKey(Pit, on_delete=models.PROTECT, related_name="tables",
-                            verbose_name=_("pit"))
+    pit = models.ForeignKey(
+        Pit, on_delete=models.PROTECT, related_name="tables", verbose_name=_("pit")
+    )
     number = models.PositiveIntegerField(_("number"), unique=True)
     name = models.CharField(_("name"), max_length=100, blank=True)
-    boxes = models.PositiveSmallIntegerField(
-        _("boxes"), choices=[(6, "6"), (7, "7")], default=7
-    )
+    boxes = models.PositiveSmallIntegerField(_("boxes"), choices=[(6, "6"), (7, "7")], default=7)
     min_bet = models.DecimalField(
-        _("minimum bet"), max_digits=12, decimal_places=2,
+        _("minimum bet"),
+        max_digits=12,
+        decimal_places=2,
         validators=[MinValueValidator(Decimal("0.01"))],
     )
     max_bet = models.DecimalField(
-        _("maximum bet"), max_digits=12, decimal_places=2,
+        _("maximum bet"),
+        max_digits=12,
+        decimal_places=2,
         validators=[MinValueValidator(Decimal("0.01"))],
     )
     rules = models.JSONField(
-        _("rule set"), default=dict,
+        _("rule set"),
+        default=dict,
         help_text=_('An engine preset with overrides, e.g. {"preset": "standard"}.'),
     )
     card_entry = models.CharField(

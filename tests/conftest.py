@@ -58,7 +58,9 @@ def make_user(db, django_user_model):
         counter["n"] += 1
         username = username or f"user{counter['n']}"
         user = django_user_model.objects.create_user(
-            username=username, password=PASSWORD, full_name=extra.pop("full_name", username.title()),
+            username=username,
+            password=PASSWORD,
+            full_name=extra.pop("full_name", username.title()),
             employee_number=extra.pop("employee_number", f"E{counter['n']:04d}-{username}"),
             **extra,
         )
@@ -83,8 +85,12 @@ def make_table(db, pit):
 
     def make(number=1, **fields):
         defaults = {
-            "pit": pit, "name": f"BJ-{number}", "boxes": 7, "min_bet": Decimal("10"),
-            "max_bet": Decimal("500"), "rules": {"preset": "standard"},
+            "pit": pit,
+            "name": f"BJ-{number}",
+            "boxes": 7,
+            "min_bet": Decimal("10"),
+            "max_bet": Decimal("500"),
+            "rules": {"preset": "standard"},
             "status": Table.Status.OPEN,
         }
         defaults.update(fields)
@@ -108,12 +114,13 @@ def crew(make_user, table):
         "duty": make_user("duty", [Role.DUTY_ADMINISTRATOR]),
         "pitboss": make_user("pitboss", [Role.PIT_BOSS]),
     }
-    staff_services.assignment_start(table=table, user=people["dealer"],
-                                    role=TableRole.DEALING_CROUPIER)
-    staff_services.assignment_start(table=table, user=people["observer"],
-                                    role=TableRole.OBSERVING_CROUPIER)
-    staff_services.assignment_start(table=table, user=people["inspector"],
-                                    role=TableRole.INSPECTOR)
+    staff_services.assignment_start(
+        table=table, user=people["dealer"], role=TableRole.DEALING_CROUPIER
+    )
+    staff_services.assignment_start(
+        table=table, user=people["observer"], role=TableRole.OBSERVING_CROUPIER
+    )
+    staff_services.assignment_start(table=table, user=people["inspector"], role=TableRole.INSPECTOR)
     return people
 
 

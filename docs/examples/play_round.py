@@ -34,8 +34,9 @@ def sign_in(base: str, username: str, password: str) -> str:
     form = urllib.parse.urlencode(
         {"username": username, "password": password, "csrfmiddlewaretoken": token}
     ).encode()
-    request = urllib.request.Request(f"{base}/staff/login/", data=form,
-                                     headers={"Referer": f"{base}/staff/login/"})
+    request = urllib.request.Request(
+        f"{base}/staff/login/", data=form, headers={"Referer": f"{base}/staff/login/"}
+    )
     opener.open(request)
     cookies = {c.name: c.value for c in jar}
     if "sessionid" not in cookies:
@@ -64,8 +65,12 @@ class Screen:
                 return
 
     def send(self, action: str, **fields) -> None:
-        command = {"id": str(uuid.uuid4()), "expected_version": int(self.state["version"]),
-                   "action": action, **fields}
+        command = {
+            "id": str(uuid.uuid4()),
+            "expected_version": int(self.state["version"]),
+            "action": action,
+            **fields,
+        }
         self.socket.send(json.dumps(command))
         self.read()
 
@@ -77,8 +82,7 @@ class Screen:
 def main(base: str, username: str, password: str, table_id: str) -> None:
     cookie = sign_in(base, username, password)
     ws_url = base.replace("http", "ws", 1) + f"/ws/tables/{table_id}/"
-    with connect(ws_url, origin=base, additional_headers={"Cookie": cookie},
-                 proxy=None) as socket:
+    with connect(ws_url, origin=base, additional_headers={"Cookie": cookie}, proxy=None) as socket:
         screen = Screen(socket)
         if "open-round" not in screen.legal:
             screen.send("shuffle", reason="new_shoe", cards_behind_cut=90)

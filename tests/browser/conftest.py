@@ -45,6 +45,18 @@ def _serve_test_database(db_name: str) -> None:
 
     settings.DATABASES["default"]["NAME"] = db_name
     connections["default"].settings_dict["NAME"] = db_name
+    # Channel layers made in the parent (by earlier socket tests) belong to its event loop
+    # and its Redis connections: the server process must build its own.
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    # So is asgiref's thread for thread-sensitive sync code (consumers' database calls): its
+    # worker thread did not survive the fork, and calls queued to it would never run.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from asgiref.sync import SyncToAsync
+
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     if HOST not in settings.ALLOWED_HOSTS:
         settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, HOST]
     # Test users are hashed with the fast hasher of tests/conftest.py; this process must

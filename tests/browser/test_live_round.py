@@ -10,9 +10,7 @@ from tests.browser.tablet import Tablet, sign_in_with_password, sign_in_with_pin
 pytestmark = pytest.mark.browser
 
 
-def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(
-    new_page, crew, table
-):
+def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(new_page, crew, table):
     inspector = new_page()
     sign_in_with_password(inspector, "inspector")
     tile = inspector.get_by_test_id(f"tile-{table.pk}")
@@ -69,9 +67,7 @@ def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(
     expect(tile.get_by_test_id("tile-last")).to_have_text("round 1: house −300")
 
 
-def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(
-    new_page, crew, table
-):
+def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(new_page, crew, table):
     page = new_page()
     sign_in_with_pin(page, "dealer")
     tablet = Tablet(page)
@@ -86,9 +82,7 @@ def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(
     version = tablet.version
     page.get_by_test_id("stake-2").fill("100000")
     page.get_by_test_id("bet-form-2").get_by_role("button").click()
-    expect(tablet.error()).to_have_text(
-        "Box 2: the bet 100000 is over the table maximum 500.00."
-    )
+    expect(tablet.error()).to_have_text("Box 2: the bet 100000 is over the table maximum 500.00.")
     assert tablet.version == version
     expect(page.get_by_test_id("box-bet-2")).to_have_count(0)
 

@@ -4,19 +4,20 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from game.models import Round
 from tests.conftest import PASSWORD
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "play_round.py"
 
 
-def test_the_documented_websockets_script_plays_a_round(daphne_server, transactional_db,
-                                                        crew, table):
+def test_the_documented_websockets_script_plays_a_round(
+    daphne_server, transactional_db, crew, table
+):
     result = subprocess.run(
         [sys.executable, str(EXAMPLE), daphne_server, "dealer", PASSWORD, str(table.pk)],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
     assert "phase: settled" in result.stdout

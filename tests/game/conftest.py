@@ -42,9 +42,12 @@ class Desk:
 
         live = LiveTable.objects.filter(pk=self.table.pk).first()
         if live is None or live.current_shoe is None or live.current_shoe.cut_card_out:
-            self.ok("shuffle", reason="new_shoe", cards_behind_cut=cards_behind_cut,
-                    **({"burn_card": "2c"} if self.table.rules.get("preset") == "hole-card"
-                       else {}))
+            self.ok(
+                "shuffle",
+                reason="new_shoe",
+                cards_behind_cut=cards_behind_cut,
+                **({"burn_card": "2c"} if self.table.rules.get("preset") == "hole-card" else {}),
+            )
         self.ok("open-round")
         for box, stake in (bets or {}).items():
             self.ok("bet", box=box, seat=f"P{box}", stake=str(stake))
@@ -84,9 +87,11 @@ def staffed_table(make_table, make_user):
             "observer": make_user(f"observer{number}", [Role.OBSERVING_CROUPIER]),
             "inspector": make_user(f"inspector{number}", [Role.INSPECTOR]),
         }
-        for key, role in (("dealer", TableRole.DEALING_CROUPIER),
-                          ("observer", TableRole.OBSERVING_CROUPIER),
-                          ("inspector", TableRole.INSPECTOR)):
+        for key, role in (
+            ("dealer", TableRole.DEALING_CROUPIER),
+            ("observer", TableRole.OBSERVING_CROUPIER),
+            ("inspector", TableRole.INSPECTOR),
+        ):
             staff_services.assignment_start(table=table, user=people[key], role=role)
         return table, {key: Desk(table, user) for key, user in people.items()}
 

@@ -23,11 +23,20 @@ def test_two_commands_racing_on_one_round_exactly_one_applies(dealer_desk, table
     def send(box):
         try:
             barrier.wait()
-            outcomes.append(command_submit(
-                table_id=table.pk, actor=dealer_desk.user,
-                command={"id": str(uuid.uuid4()), "expected_version": version,
-                         "action": "bet", "box": box, "seat": "A", "stake": "100"},
-            ))
+            outcomes.append(
+                command_submit(
+                    table_id=table.pk,
+                    actor=dealer_desk.user,
+                    command={
+                        "id": str(uuid.uuid4()),
+                        "expected_version": version,
+                        "action": "bet",
+                        "box": box,
+                        "seat": "A",
+                        "stake": "100",
+                    },
+                )
+            )
         finally:
             connection.close()
 

@@ -6,7 +6,7 @@ import pytest
 
 from game.live import TableRound
 from game.models import Command, RoundEvent
-from tests.game.conftest import Desk, current_round
+from tests.game.conftest import current_round
 
 pytestmark = pytest.mark.django_db
 
@@ -36,9 +36,7 @@ def test_round_goes_from_betting_to_closed_and_pays_the_winner(dealer_desk, tabl
     assert row.closed_at is not None
 
 
-def test_blackjack_against_a_low_card_is_paid_at_once_and_dealer_does_not_draw(
-    dealer_desk, table
-):
+def test_blackjack_against_a_low_card_is_paid_at_once_and_dealer_does_not_draw(dealer_desk, table):
     dealer_desk.start_round({1: 100})
     dealer_desk.ok("close-bets")
     dealer_desk.cards("As", "5d", "Kh")
@@ -153,11 +151,16 @@ def test_a_card_the_shoe_cannot_hold_is_refused(staffed_table):
     assert snapshot(table) == before
 
 
-def test_a_command_out_of_turn_or_role_is_refused(dealer_desk, observer_desk, inspector_desk,
-                                                  table):
+def test_a_command_out_of_turn_or_role_is_refused(
+    dealer_desk, observer_desk, inspector_desk, table
+):
     dealer_desk.start_round({1: 100})
-    for desk, action in ((observer_desk, "close-bets"), (inspector_desk, "close-bets"),
-                         (observer_desk, "void"), (dealer_desk, "void")):
+    for desk, action in (
+        (observer_desk, "close-bets"),
+        (inspector_desk, "close-bets"),
+        (observer_desk, "void"),
+        (dealer_desk, "void"),
+    ):
         outcome = desk.send(action, reason="x")
         assert not outcome.ok and outcome.code == "not_your_action"
     assert current_round(table).status == "betting"
@@ -165,11 +168,17 @@ def test_a_command_out_of_turn_or_role_is_refused(dealer_desk, observer_desk, in
 
 def test_a_repeated_command_id_acts_only_once(dealer_desk, table):
     dealer_desk.start_round()
-    first = dealer_desk.send("bet", box=1, seat="A", stake="100",
-                             command_id="6f1c1d1e-0000-4000-8000-000000000001")
-    again = dealer_desk.send("bet", box=1, seat="A", stake="100",
-                             command_id="6f1c1d1e-0000-4000-8000-000000000001",
-                             expected_version=first.version - 1)
+    first = dealer_desk.send(
+        "bet", box=1, seat="A", stake="100", command_id="6f1c1d1e-0000-4000-8000-000000000001"
+    )
+    again = dealer_desk.send(
+        "bet",
+        box=1,
+        seat="A",
+        stake="100",
+        command_id="6f1c1d1e-0000-4000-8000-000000000001",
+        expected_version=first.version - 1,
+    )
     assert first.ok and again.ok and again.duplicate
     assert again.version == first.version
     assert dealer_desk.version == first.version
@@ -188,8 +197,12 @@ def test_a_stale_version_is_refused(dealer_desk, table):
 def test_a_malformed_message_is_refused(dealer_desk, table, bad):
     from game.services import command_submit
 
-    command = {"id": "6f1c1d1e-0000-4000-8000-00000000000a", "expected_version": 0,
-               "action": "shuffle", **bad}
+    command = {
+        "id": "6f1c1d1e-0000-4000-8000-00000000000a",
+        "expected_version": 0,
+        "action": "shuffle",
+        **bad,
+    }
     outcome = command_submit(table_id=table.pk, actor=dealer_desk.user, command=command)
     assert not outcome.ok and outcome.code == "bad_message"
 
@@ -209,8 +222,9 @@ def test_the_last_card_can_be_corrected_and_the_correction_is_kept(dealer_desk, 
     assert not late.ok and late.code == "nothing_to_correct"
 
 
-def test_only_the_inspector_voids_a_round_and_only_with_a_reason(dealer_desk, inspector_desk,
-                                                                 table):
+def test_only_the_inspector_voids_a_round_and_only_with_a_reason(
+    dealer_desk, inspector_desk, table
+):
     dealer_desk.start_round({1: 100})
     dealer_desk.ok("close-bets")
     dealer_desk.cards("Th")
@@ -315,7 +329,9 @@ def test_a_simulated_table_deals_its_own_cards(staffed_table):
         state = TableRound.from_dict(snapshot(table))
         if state.status == "settled":
             break
-        if "stand" in state.legal_commands():
+        if "insurance-closed" in state.legal_commands():
+            desk.ok("insurance-closed")
+        elif "stand" in state.legal_commands():
             desk.ok("stand")
         else:
             desk.ok("deal-next")

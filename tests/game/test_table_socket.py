@@ -36,8 +36,9 @@ async def next_live(communicator) -> str:
 
 
 def command(action, version, **fields):
-    return json.dumps({"id": str(uuid.uuid4()), "expected_version": version, "action": action,
-                       **fields})
+    return json.dumps(
+        {"id": str(uuid.uuid4()), "expected_version": version, "action": action, **fields}
+    )
 
 
 @pytest.fixture
@@ -55,8 +56,9 @@ async def test_two_screens_of_a_table_see_the_same_versions(english_crew, table)
     try:
         v0 = version_of(await next_live(dealer))
         assert version_of(await next_live(observer)) == v0
-        await dealer.send_to(text_data=command("shuffle", v0, reason="new_shoe",
-                                               cards_behind_cut=80))
+        await dealer.send_to(
+            text_data=command("shuffle", v0, reason="new_shoe", cards_behind_cut=80)
+        )
         seen_by_dealer = await next_live(dealer)
         seen_by_observer = await next_live(observer)
         assert version_of(seen_by_dealer) == version_of(seen_by_observer) == v0 + 1
@@ -146,8 +148,9 @@ async def test_the_inspector_home_receives_the_table_tile_live(english_crew, tab
         tile = await inspector.receive_from(timeout=5)
         assert f'id="tile-{table.pk}"' in tile
         v0 = version_of(await next_live(dealer))
-        await dealer.send_to(text_data=command("shuffle", v0, reason="new_shoe",
-                                               cards_behind_cut=80))
+        await dealer.send_to(
+            text_data=command("shuffle", v0, reason="new_shoe", cards_behind_cut=80)
+        )
         await dealer.send_to(text_data=command("open-round", v0 + 1))
         tiles = [await inspector.receive_from(timeout=5) for _ in range(2)]
         assert "Place your bets" in tiles[-1]

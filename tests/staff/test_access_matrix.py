@@ -14,16 +14,36 @@ PEOPLE = ["anonymous", "dealer", "observer", "inspector", "duty", "pitboss", "ou
 # name -> (kwargs, {person: expected status}); people not listed get 403.
 # 302 means "redirected to their screen"; anonymous people are always sent to sign in.
 SCREENS = {
-    "root": ({}, {"dealer": 302, "observer": 302, "inspector": 302, "duty": 302,
-                  "pitboss": 302, "outsider": 302}),
-    "staff:home": ({}, {"dealer": 302, "observer": 302, "inspector": 302, "duty": 302,
-                        "pitboss": 302, "outsider": 302}),
+    "root": (
+        {},
+        {
+            "dealer": 302,
+            "observer": 302,
+            "inspector": 302,
+            "duty": 302,
+            "pitboss": 302,
+            "outsider": 302,
+        },
+    ),
+    "staff:home": (
+        {},
+        {
+            "dealer": 302,
+            "observer": 302,
+            "inspector": 302,
+            "duty": 302,
+            "pitboss": 302,
+            "outsider": 302,
+        },
+    ),
     "game:dealer_home": ({}, {"dealer": 302, "outsider": 302}),
     "game:observer_home": ({}, {"observer": 302}),
     "game:inspector_home": ({}, {"inspector": 200}),
     "game:dealer": ({"table_id": "T"}, {"dealer": 200}),
-    "game:observer": ({"table_id": "T"}, {"observer": 200, "inspector": 200, "duty": 200,
-                                          "pitboss": 200}),
+    "game:observer": (
+        {"table_id": "T"},
+        {"observer": 200, "inspector": 200, "duty": 200, "pitboss": 200},
+    ),
     "cashdesk:duty_home": ({}, {"duty": 200}),
     "staff:lockouts": ({}, {"duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
@@ -116,7 +136,9 @@ async def test_socket_access(people, table, route, person):
     try:
         if person in SOCKETS[route]:
             assert connected
-            assert await communicator.receive_nothing(timeout=0.3)
+            first = await communicator.receive_output(timeout=3)
+            assert first["type"] == "websocket.send"  # the current state, not a close
+            assert 'data-version="' in first["text"]
         else:
             message = await communicator.receive_output(timeout=3)
             assert message["type"] == "websocket.close"

@@ -45,8 +45,13 @@ class Command(BaseCommand):
                 table, created = Table.objects.get_or_create(
                     number=number,
                     defaults={
-                        "pit": pit, "name": name, "boxes": boxes, "min_bet": Decimal(lo),
-                        "max_bet": Decimal(hi), "rules": rules, "card_entry": entry,
+                        "pit": pit,
+                        "name": name,
+                        "boxes": boxes,
+                        "min_bet": Decimal(lo),
+                        "max_bet": Decimal(hi),
+                        "rules": rules,
+                        "card_entry": entry,
                         "status": status,
                     },
                 )
@@ -80,7 +85,7 @@ class Command(BaseCommand):
 
 def login_summary() -> str:
     lines = ["Demo sign-ins (password / PIN):"]
-    for username, full_name, _number, roles in DEMO_USERS:
+    for username, _full_name, _number, roles in DEMO_USERS:
         role_names = ", ".join(str(r) for r in roles)
         lines.append(f"  {username:<10} {DEMO_PASSWORD} / {DEMO_PIN}   {role_names}")
     lines.append("  admin      admin (superuser, /admin/)")
