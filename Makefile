@@ -41,11 +41,15 @@ format: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-# Re-extract the catalogues after changing UI strings (needs GNU gettext), then translate
-# locale/ru/LC_MESSAGES/django.po and run `make messages` again to compile.
+# Re-extract the catalogues after changing UI strings (needs GNU gettext), fill the English
+# one, compile both, and list the Russian entries still to translate (exits 1 while there are
+# any). Translate those in locale/ru/LC_MESSAGES/django.po and run `make messages` again.
+# Commit the .po and the .mo files.
 messages: $(VENV)/.installed-dev
-	DEBUG=1 $(PY) manage.py makemessages -l ru -l en --no-obsolete --ignore=.venv --ignore=staticfiles
+	$(PY) scripts/catalogues.py extract
+	$(PY) scripts/catalogues.py fill-en
 	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
+	$(PY) scripts/catalogues.py todo
 
 clean:
 	rm -rf $(VENV) .pytest_cache staticfiles .test-db.sqlite3 test-artifacts
