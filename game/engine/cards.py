@@ -99,15 +99,17 @@ for _r in RANKS:
 ALL_SUITED = tuple(_CARDS[r + s] for r in RANKS for s in SUITS)
 
 
-def hand_total(cards: Iterable[Card]) -> tuple[int, bool]:
+def hand_total(cards: Iterable[Card | str]) -> tuple[int, bool]:
     """Best total of the cards not over 21 if possible, and whether it is soft.
 
     Aces count 1; one ace counts 11 when that keeps the total at 21 or less (two aces as 11
-    would already be 22). A-A-A-6 is soft 19, 5-A-A-5 is hard 12.
+    would already be 22). A-A-A-6 is soft 19, 5-A-A-5 is hard 12. Cards may be given as codes.
     """
     hard = 0
     ace = False
     for card in cards:
+        if not isinstance(card, Card):
+            card = Card.parse(card)
         hard += card.value
         if card.value == 1:
             ace = True

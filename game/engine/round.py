@@ -1164,13 +1164,6 @@ _HANDLERS = {
 }
 
 
-def hand_total(cards: Iterable[Card | str]) -> tuple[int, bool]:
-    """``(total, soft)`` of cards given as ``Card`` or codes; see ``cards.hand_total``."""
-    from .cards import hand_total as _total
-
-    return _total(Card.parse(c) for c in cards)
-
-
 _EVENT_ACTIONS = {
     "bets_closed": lambda e: CloseBets(),
     "card": lambda e: Deal(Card.parse(e["card"])),

@@ -183,3 +183,8 @@ def test_money_prints_as_json_numbers():
     out = dumps({"a": Decimal("22.50"), "b": Decimal("100.00"), "c": Decimal("-7.5"), "d": [1]})
     assert out == '{"a": 22.5, "b": 100, "c": -7.5, "d": [1]}'
     assert json.loads(out)["b"] == 100
+
+
+def test_hand_total_takes_codes_too():
+    assert hand_total(["A", "A", "A", "6"]) == (19, True)
+    assert hand_total(["5h", "Ad", "As", "5c"]) == (12, False)
