@@ -101,6 +101,9 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+# Commands from many screens run on a pool of threads on PostgreSQL (row locks keep them
+# correct); SQLite has one writer, so there they take turns on one thread.
+PARALLEL_COMMANDS = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a writer instead of failing at once: consumers write from worker threads.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

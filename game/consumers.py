@@ -8,6 +8,7 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.html import escape
@@ -26,7 +27,6 @@ MAX_MESSAGE = 4096
 def screen_language(scope) -> str:
     """The language a screen reads: the person's choice, else the browser's (cookie, then
     Accept-Language), else the site default — as LocaleMiddleware decides for pages."""
-    from django.conf import settings
     from django.utils.translation import get_supported_language_variant
     from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -99,9 +99,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if content.get("known_version") != self.version:
                 await self._send_full_state()
             return
-        outcome = await database_sync_to_async(services.command_submit)(
-            table_id=self.table_id, actor=self.user, command=content
-        )
+        outcome = await database_sync_to_async(
+            services.command_submit, thread_sensitive=not settings.PARALLEL_COMMANDS
+        )(table_id=self.table_id, actor=self.user, command=content)
         if outcome.ok:
             await self.send(text_data=_error_html(""))
             if outcome.duplicate and outcome.version != self.version:
@@ -117,7 +117,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send(text_data=_error_html(text, code))
 
     async def _send_full_state(self):
-        message = await database_sync_to_async(self._render)()
+        message = await database_sync_to_async(
+            self._render, thread_sensitive=not settings.PARALLEL_COMMANDS
+        )()
         self.version = message["version"]
         await self.send(text_data=message["html"][self.language]["live"])
 

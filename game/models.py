@@ -87,6 +87,7 @@ class Round(models.Model):
     )
     snapshot = models.JSONField(_("snapshot"))
     version = models.PositiveBigIntegerField(_("version"))
+    events_count = models.PositiveIntegerField(_("events"), default=1)
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

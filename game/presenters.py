@@ -52,9 +52,9 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
     """The complete state of one table's live screens."""
     live_row = (
         live_row
-        or LiveTable.objects.select_related("current_round", "current_shoe").get_or_create(
-            table=table
-        )[0]
+        or LiveTable.objects.select_related(
+            "current_round", "current_shoe__shuffled_by"
+        ).get_or_create(table=table)[0]
     )
     rules = table_rules(table)
     round_row: Round | None = live_row.current_round

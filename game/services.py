@@ -99,8 +99,10 @@ def command_submit(*, table_id: int, actor, command: dict) -> Outcome:
     try:
         with transaction.atomic():
             table = Table.objects.get(pk=table_id)
-            live_table_get(table)
-            live_row = LiveTable.objects.select_for_update().get(pk=table.pk)
+            live_row = LiveTable.objects.select_for_update().filter(pk=table.pk).first()
+            if live_row is None:  # the table's first command
+                live_table_get(table)
+                live_row = LiveTable.objects.select_for_update().get(pk=table.pk)
             role = table_role_for(user=actor, table=table)
             if role is None or action not in ROLE_COMMANDS.get(role, ()):
                 raise CommandRefused("not_your_action")
@@ -174,7 +176,9 @@ def _dispatch(table, live_row, actor, role, action, command) -> None:
 def _current_round(live_row) -> Round | None:
     if live_row.current_round_id is None:
         return None
-    return Round.objects.select_for_update().get(pk=live_row.current_round_id)
+    return (
+        Round.objects.select_for_update().select_related("shoe").get(pk=live_row.current_round_id)
+    )
 
 
 def _normalise(command: dict) -> dict:
@@ -197,7 +201,8 @@ def _apply(live_row, round_row, actor, command: dict) -> list[dict]:
 
 
 def _record(live_row, round_row, actor, command, events, state) -> None:
-    seq = round_row.events.count() + 1
+    round_row.events_count += 1
+    seq = round_row.events_count
     version = live_row.version + 1
     RoundEvent.objects.create(
         round=round_row,

@@ -144,3 +144,14 @@ def ws_communicator(path: str, user=None):
     if user is not None:
         headers.append((b"cookie", session_cookie_for(user).encode()))
     return WebsocketCommunicator(application, path, headers=headers)
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test runs in its own event loop: give it its own channel layer (a Redis layer's
+    locks and connections belong to the loop that made them)."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

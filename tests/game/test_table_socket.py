@@ -5,7 +5,7 @@ import re
 import uuid
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from tests.conftest import ws_communicator
 
@@ -21,7 +21,7 @@ def version_of(html: str) -> int:
 
 
 async def connect(path, user):
-    communicator = await sync_to_async(ws_communicator)(path, user)
+    communicator = await database_sync_to_async(ws_communicator)(path, user)
     connected, _ = await communicator.connect()
     assert connected
     return communicator

@@ -2,7 +2,7 @@
 screen and every socket route: each reaches what it should and nothing else."""
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from staff import services as staff_services
@@ -131,7 +131,7 @@ def test_forbidden_page_is_translated_not_a_server_error(client, people, table):
 async def test_socket_access(people, table, route, person):
     user = None if person == "anonymous" else people[person]
     path = route.replace("T", str(table.pk))
-    communicator = await sync_to_async(ws_communicator)(path, user)
+    communicator = await database_sync_to_async(ws_communicator)(path, user)
     connected, _ = await communicator.connect()
     try:
         if person in SOCKETS[route]:
@@ -150,7 +150,9 @@ async def test_socket_access(people, table, route, person):
 
 @pytest.mark.django_db(transaction=True)
 async def test_socket_for_unknown_table_is_closed(people):
-    communicator = await sync_to_async(ws_communicator)("/ws/tables/9999/", people["dealer"])
+    communicator = await database_sync_to_async(ws_communicator)(
+        "/ws/tables/9999/", people["dealer"]
+    )
     await communicator.connect()
     message = await communicator.receive_output(timeout=3)
     assert message == {"type": "websocket.close", "code": 4403}
