@@ -13,6 +13,7 @@ from game.engine import Card, hand_total
 from game.models import ErrorFlag, LiveTable, Round
 from game.services import cut_limits, table_rules
 from staff.selectors import table_staff
+from tables.models import Alert
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
@@ -83,6 +84,11 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
             ]
         ),
         "last_settlement": _last_settlement(table),
+        "alerts": list(
+            Alert.objects.filter(table=table, acknowledged_at__isnull=True).order_by("-created_at")[
+                :5
+            ]
+        ),
     }
     open_round = state is not None and state.is_open
     view["can_open_round"] = (
