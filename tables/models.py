@@ -154,3 +154,41 @@ class Alert(models.Model):
     @property
     def open(self) -> bool:
         return self.acknowledged_at is None
+
+
+class ChipCount(models.Model):
+    """A count of a table's chip float by denomination.
+
+    ``opener``: counted when the table opens (compared with the last ``closer`` count of the
+    same table); ``closer``: counted when it closes (the next opener's reference); ``spot``:
+    any count in between. The cash desk reads these as the table's chip inventories.
+    """
+
+    class Kind(models.TextChoices):
+        OPENER = "opener", _("Opener")
+        CLOSER = "closer", _("Closer")
+        SPOT = "spot", _("Spot count")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="chip_counts", verbose_name=_("table")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    counts = models.JSONField(
+        _("chips by denomination"),
+        default=dict,
+        help_text=_('Number of chips by denomination, e.g. {"100": 40, "500": 20}.'),
+    )
+    total = models.DecimalField(_("total"), max_digits=14, decimal_places=2)
+    counted_by = models.ForeignKey(
+        "staff.User", on_delete=models.PROTECT, related_name="+", verbose_name=_("counted by")
+    )
+    counted_at = models.DateTimeField(_("counted at"))
+
+    class Meta:
+        verbose_name = _("chip count")
+        verbose_name_plural = _("chip counts")
+        ordering = ["-counted_at", "-pk"]
+        indexes = [models.Index(fields=["table", "kind", "counted_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.get_kind_display()} — {self.total}"
