@@ -61,6 +61,8 @@ def save(po, path: Path) -> None:
 
 
 def extract(locale_dir: Path) -> None:
+    if locale_dir.resolve() != LOCALE.resolve():
+        return _extract_elsewhere(locale_dir)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
     os.environ.setdefault("DEBUG", "1")
     os.chdir(ROOT)
@@ -91,6 +93,41 @@ def extract(locale_dir: Path) -> None:
         ) or po.metadata_is_fuzzy:
             fix_header(po, language)
             save(po, path)
+
+
+def _extract_elsewhere(locale_dir: Path) -> None:
+    """makemessages writes a project's strings into the ``locale`` folder beside the sources,
+    whatever LOCALE_PATHS says: to extract into another folder without touching locale/,
+    extract in a copy of the sources whose locale/ is that folder, then copy it back."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "src"
+        shutil.copytree(
+            ROOT,
+            src,
+            ignore=shutil.ignore_patterns(
+                ".venv",
+                ".git",
+                "staticfiles",
+                "test-artifacts",
+                "__pycache__",
+                "*.sqlite3*",
+                ".test-db*",
+                ".hypothesis",
+                ".pytest_cache",
+                ".ruff_cache",
+                "locale",
+            ),
+        )
+        shutil.copytree(locale_dir, src / "locale")
+        subprocess.run(
+            [sys.executable, str(src / "scripts" / "catalogues.py"), "extract"],
+            cwd=src,
+            check=True,
+        )
+        shutil.rmtree(locale_dir)
+        shutil.copytree(src / "locale", locale_dir)
 
 
 def fill_en(locale_dir: Path) -> None:
