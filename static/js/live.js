@@ -59,12 +59,21 @@
   document.body.addEventListener("htmx:wsOpen", function () { setConn("open"); });
   document.body.addEventListener("htmx:wsClose", function (evt) {
     var code = evt.detail.event && evt.detail.event.code;
-    setConn(code >= 4000 && code < 5000 ? "refused" : "closed");
+    var refused = code >= 4000 && code < 5000;
+    setConn(refused ? "refused" : "closed");
     document.body.classList.remove("pending");
+    // The ws extension itself retries after 1006, 1011, 1012 and 1013. A server that shut
+    // down cleanly (1000, 1001: a restarted worker) is retried here; a refusal is final.
+    if (!refused && [1006, 1011, 1012, 1013].indexOf(code) < 0) {
+      var wrapper = evt.detail.socketWrapper;
+      setTimeout(function () {
+        if (wrapper && document.getElementById("live-root")) wrapper.reconnect();
+      }, 500 + Math.random() * 2000);
+    }
   });
 
-  // The ws extension reconnects only after abnormal closes; also retry after a clean close
-  // that was not a refusal (a restarted server), and resync every 20 s to heal lost messages.
+  // Resync every 20 s: a fragment lost by the channel layer heals without waiting for the
+  // next change.
   setInterval(function () {
     var root = document.getElementById("live-root");
     if (!root || !window.htmx) return;

@@ -114,3 +114,19 @@ def test_every_preset_plays_end_to_end_on_the_tablet(
     expect(page.get_by_test_id("result-1-1")).to_have_text(re.compile(expected))
     tablet.tap("confirm-settlement")
     expect(page.get_by_test_id("phase")).to_have_text("Round closed")
+
+
+def test_a_dropped_connection_reconnects_by_itself_and_the_tablet_carries_on(
+    new_page, crew, table
+):
+    page = new_page()
+    sign_in_with_pin(page, "dealer")
+    tablet = Tablet(page)
+    tablet.shuffle()
+    page.evaluate(
+        "document.getElementById('live-root')['htmx-internal-data'].webSocket.socket.close()"
+    )
+    expect(page.get_by_test_id("conn-state")).to_have_class("conn conn-closed")
+    expect(page.get_by_test_id("conn-state")).to_have_class("conn conn-open")
+    tablet.tap("open-round")
+    expect(page.get_by_test_id("phase")).to_have_text("Place your bets")
