@@ -84,9 +84,12 @@ class Command(BaseCommand):
 
 
 def login_summary() -> str:
+    from django.utils import translation
+
+    translation.activate("en")
     lines = ["Demo sign-ins (password / PIN):"]
     for username, _full_name, _number, roles in DEMO_USERS:
-        role_names = ", ".join(str(r) for r in roles)
+        role_names = ", ".join(str(Role(r).label) for r in roles)
         lines.append(f"  {username:<10} {DEMO_PASSWORD} / {DEMO_PIN}   {role_names}")
     lines.append("  admin      admin (superuser, /admin/)")
     return "\n".join(lines)
