@@ -18,6 +18,7 @@ from game.messages import error_text
 from game.publish import render_fragments, table_group
 from staff.roles import Role
 from staff.selectors import inspector_tables, table_role_for
+from tables.services import reservation_expire_due
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -96,6 +97,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content, **kwargs):
         if content.get("action") == "sync":
+            if content.get("expire_due"):
+                # A countdown reached zero on this screen: end due tokens now (the worker
+                # run_reservation_expiry does it anyway); the change is published to all.
+                await database_sync_to_async(reservation_expire_due)(table_id=self.table_id)
             if content.get("known_version") != self.version:
                 await self._send_full_state()
             return
@@ -187,7 +192,11 @@ class InspectorConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
-        return  # the home screen only listens; commands go through a table's own screen
+        # The home screen only listens (commands go through a table's own screen), except
+        # that a countdown at zero asks for due reservations of its tables to end now.
+        if content.get("action") == "sync" and content.get("expire_due"):
+            for table_id in list(self.versions):
+                await database_sync_to_async(reservation_expire_due)(table_id=table_id)
 
     async def table_state(self, event):
         table_id = event.get("table_id")

@@ -32,6 +32,16 @@ MESSAGES = {
     "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),
     "manual_only": gettext_lazy("This table deals from a simulated shoe: use “Next card”."),
     "note_required": gettext_lazy("Write what you saw."),
+    # reservations and occupancy
+    "box_reserved": gettext_lazy(
+        "Box %(box)s is reserved for a player who paused: no one else takes it, no bet on it."
+    ),
+    "box_in_play": gettext_lazy("Box %(box)s is in play this round: it cannot be reserved now."),
+    "not_reserved": gettext_lazy("Box %(box)s is not reserved."),
+    "lone_player_free_boxes": gettext_lazy(
+        "One player (%(seat)s) at the table and boxes %(boxes)s are free: a player who wants the "
+        "table to himself must bet on every box. Acknowledge to close bets."
+    ),
     # table layer
     "seat_required": gettext_lazy("Name the player's seat for this stake."),
     "box_full": gettext_lazy("Box %(box)s already has three players: no more can share it."),

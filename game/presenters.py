@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.utils import timezone
+
 from game import live
 from game.engine import Card, hand_total
 from game.models import ErrorFlag, LiveTable, Round
 from game.services import cut_limits, table_rules
 from staff.selectors import table_staff
 from tables.models import Alert
+from tables.selectors import active_reservations
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
@@ -90,6 +93,19 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
             ]
         ),
     }
+    view["reservations"] = [
+        {
+            "box": r.box,
+            "seat": r.seat,
+            "expires_at": r.expires_at,
+            "expires_iso": r.expires_at.isoformat(),
+            "placed_by": r.placed_by,
+        }
+        for r in active_reservations(table=table)
+    ]
+    view["reserved"] = {r["box"] for r in view["reservations"]}
+    view["now_iso"] = timezone.now().isoformat()
+    view["table_open"] = table.status == table.Status.OPEN
     open_round = state is not None and state.is_open
     view["can_open_round"] = (
         not open_round
@@ -125,8 +141,22 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
     view["decision"] = state.status == "players" and "stand" in view["legal"]
     view["needs_card"] = "card" in view["legal"]
     view["players_net"] = engine.net
+    view["lone_player"] = _lone_player(table, state, view["reserved"])
     view["house_net"] = -engine.net
     return view
+
+
+def _lone_player(table, state: live.TableRound, reserved: set[int]) -> dict | None:
+    """One player at the table with free, unreserved boxes (see game.services)."""
+    if state.status != "betting":
+        return None
+    seats = {share.seat for shares in state.shares.values() for share in shares}
+    if len(seats) != 1:
+        return None
+    free = [n for n in table.box_numbers if n not in state.shares and n not in reserved]
+    if not free:
+        return None
+    return {"seat": next(iter(seats)), "boxes": ", ".join(str(n) for n in free)}
 
 
 def _shoe_view(shoe) -> dict | None:

@@ -24,11 +24,12 @@ from game.models import Shoe as ShoeRow
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for, table_staff
 from tables.models import Table
+from tables.selectors import reserved_boxes
 
 DEALER_COMMANDS = (live.COMMANDS - {"void"}) | {"open-round", "shuffle", "deal-next", "flag-seen"}
 ROLE_COMMANDS = {
     TableRole.DEALING_CROUPIER: DEALER_COMMANDS,
-    TableRole.OBSERVING_CROUPIER: frozenset({"flag"}),
+    TableRole.OBSERVING_CROUPIER: frozenset({"flag", "reserve", "release"}),
     TableRole.INSPECTOR: frozenset({"void", "flag-seen"}),
     Role.DUTY_ADMINISTRATOR: frozenset(),
     Role.PIT_BOSS: frozenset(),
@@ -161,6 +162,8 @@ def _dispatch(table, live_row, actor, role, action, command) -> None:
         return _flag(table, live_row, actor, command)
     if action == "flag-seen":
         return _flag_seen(table, actor, command)
+    if action in ("reserve", "release"):
+        return _reservation(table, live_row, actor, action, command)
     round_row = _current_round(live_row)
     if round_row is None:
         raise CommandRefused("no_round")
@@ -170,7 +173,57 @@ def _dispatch(table, live_row, actor, role, action, command) -> None:
         return _deal_next(table, live_row, round_row, actor)
     if action in ("card", "correct-card") and table.card_entry == Table.CardEntry.SIMULATED:
         raise CommandRefused("manual_only")
+    if action == "bet":
+        box = command.get("box")
+        if str(box).isdigit() and int(box) in reserved_boxes(table=table):
+            raise CommandRefused("box_reserved", box=int(box))
+    if action == "close-bets" and not command.get("occupancy_acknowledged"):
+        _check_occupancy(table, round_row)
     _apply(live_row, round_row, actor, _normalise(command))
+
+
+def _check_occupancy(table, round_row) -> None:
+    """Documents 000 and 002: a player who wants the table to himself while boxes are free
+    must bet on every box. A lone player with free, unreserved boxes left needs the
+    croupier's acknowledgement (``occupancy_acknowledged``) before bets close."""
+    state = live.TableRound.from_dict(round_row.snapshot)
+    seats = {share.seat for shares in state.shares.values() for share in shares}
+    if len(seats) != 1:
+        return
+    taken = set(state.shares) | reserved_boxes(table=table)
+    free = [n for n in table.box_numbers if n not in taken]
+    if free:
+        raise CommandRefused(
+            "lone_player_free_boxes",
+            seat=next(iter(seats)),
+            boxes=", ".join(str(n) for n in free),
+        )
+
+
+def _reservation(table, live_row, actor, action, command) -> None:
+    """The observing croupier puts a token on a box, or takes it off (the player is back)."""
+    from django.core.exceptions import ValidationError
+
+    from tables import services as table_services
+
+    box = command.get("box")
+    if isinstance(box, bool) or not str(box).isdigit():
+        raise CommandRefused("bad_message")
+    box = int(box)
+    try:
+        if action == "reserve":
+            current = live_row.current_round
+            if current is not None and current.is_open:
+                state = live.TableRound.from_dict(current.snapshot)
+                if box in state.shares or box in state.engine.bets:
+                    raise CommandRefused("box_in_play", box=box)
+            table_services.reservation_place(
+                table=table, box=box, seat=str(command.get("seat") or ""), placed_by=actor
+            )
+        else:
+            table_services.reservation_release(table=table, box=box, released_by=actor)
+    except ValidationError as error:
+        raise CommandRefused(error.code or "bad_message", " ".join(error.messages), box=box)
 
 
 def _current_round(live_row) -> Round | None:

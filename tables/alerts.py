@@ -4,6 +4,21 @@ from django.utils.translation import gettext_lazy as _
 
 ALERT_MESSAGES = {
     "flag": _("The observing croupier flagged an error: %(note)s"),
+    "cash_in_large": _("A large cash-in: %(amount)s (threshold %(threshold)s)"),
+    "cash_in_player_day": _(
+        "Player card %(card)s: cash-ins today %(amount)s (threshold %(threshold)s)"
+    ),
+    "recount_mismatch": _(
+        "Recount mismatch: the dealer entered %(entered)s, the observer counted %(recounted)s"
+    ),
+    "reservation_expiring": _(
+        "Box %(box)s (%(seat)s): the reservation ends in %(minutes)s minutes."
+    ),
+    "reservation_expired": _("Box %(box)s (%(seat)s): the reservation expired; the box is free."),
+    "float_difference": _(
+        "Chip float at opening %(opener)s differs from the last closing count %(closer)s "
+        "by %(difference)s."
+    ),
 }
 
 

@@ -1,3 +1,4 @@
+from datetime import timedelta
 from decimal import Decimal
 
 from django.core.validators import MinValueValidator
@@ -64,6 +65,12 @@ class Table(models.Model):
     reservation_minutes = models.PositiveSmallIntegerField(
         _("reservation time, minutes"), default=20
     )
+    reservation_seconds = models.PositiveIntegerField(
+        _("reservation time, seconds (training and tests)"),
+        null=True,
+        blank=True,
+        help_text=_("When set, replaces the minutes: for training and tests only."),
+    )
     chip_denominations = models.JSONField(
         _("chip set"),
         default=list,
@@ -94,6 +101,13 @@ class Table(models.Model):
     @property
     def box_numbers(self) -> list[int]:
         return list(range(1, self.boxes + 1))
+
+    @property
+    def reservation_time(self) -> timedelta:
+        """How long a reservation token holds a box (document 000: at most 20 minutes)."""
+        if self.reservation_seconds:
+            return timedelta(seconds=self.reservation_seconds)
+        return timedelta(minutes=self.reservation_minutes)
 
 
 class Alert(models.Model):
@@ -192,3 +206,165 @@ class ChipCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} — {self.get_kind_display()} — {self.total}"
+
+
+class TableChange(models.Model):
+    """One change of a table, kept for good: a configuration change (``changes``: field ->
+    [old, new]) or a lifecycle step (``from_status`` -> ``to_status``), with who and when."""
+
+    class Kind(models.TextChoices):
+        CONFIG = "config", _("Configuration")
+        STATUS = "status", _("Status")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="changes", verbose_name=_("table")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    changes = models.JSONField(_("changes"), default=dict, blank=True)
+    from_status = models.CharField(
+        _("from"), max_length=16, choices=Table.Status.choices, blank=True
+    )
+    to_status = models.CharField(_("to"), max_length=16, choices=Table.Status.choices, blank=True)
+    changed_by = models.ForeignKey(
+        "staff.User", on_delete=models.PROTECT, related_name="+", verbose_name=_("changed by")
+    )
+    changed_at = models.DateTimeField(_("changed at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("table change")
+        verbose_name_plural = _("table changes")
+        ordering = ["-changed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.get_kind_display()} — {self.changed_at:%Y-%m-%d %H:%M}"
+
+
+class Checklist(models.Model):
+    """The pit boss's opening or closing checklist of a table: steps, then two signatures."""
+
+    class Kind(models.TextChoices):
+        OPENING = "opening", _("Opening")
+        CLOSING = "closing", _("Closing")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="checklists", verbose_name=_("table")
+    )
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    started_by = models.ForeignKey(
+        "staff.User", on_delete=models.PROTECT, related_name="+", verbose_name=_("started by")
+    )
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    pit_boss_signed_by = models.ForeignKey(
+        "staff.User",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("signed by the pit boss"),
+    )
+    pit_boss_signed_at = models.DateTimeField(_("pit boss signed at"), null=True, blank=True)
+    second_signed_by = models.ForeignKey(
+        "staff.User",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second signature"),
+    )
+    second_signed_at = models.DateTimeField(_("second signature at"), null=True, blank=True)
+    completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("checklist")
+        verbose_name_plural = _("checklists")
+        ordering = ["-started_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.get_kind_display()} — {self.started_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def signed(self) -> bool:
+        return self.pit_boss_signed_by_id is not None and self.second_signed_by_id is not None
+
+
+class ChecklistStep(models.Model):
+    """One step of a checklist, done once: who, when, and what was recorded."""
+
+    checklist = models.ForeignKey(
+        Checklist, on_delete=models.CASCADE, related_name="steps", verbose_name=_("checklist")
+    )
+    step = models.CharField(_("step"), max_length=32)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    done_by = models.ForeignKey(
+        "staff.User", on_delete=models.PROTECT, related_name="+", verbose_name=_("done by")
+    )
+    done_at = models.DateTimeField(_("done at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("checklist step")
+        verbose_name_plural = _("checklist steps")
+        ordering = ["done_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["checklist", "step"], name="checklist_step_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.checklist} — {self.step}"
+
+
+class Reservation(models.Model):
+    """A reservation token on a box: the box is held for a paused player until it ends.
+
+    Placed and released by the observing croupier; expires on its own at ``expires_at``
+    (``tables.services.reservation_expire_due``, run every second by a worker). Never
+    deleted: the ended ones are the history.
+    """
+
+    class EndReason(models.TextChoices):
+        RELEASED = "released", _("Released: the player came back")
+        EXPIRED = "expired", _("Expired")
+        CLEARED = "cleared", _("Cleared at closing")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.PROTECT, related_name="reservations", verbose_name=_("table")
+    )
+    box = models.PositiveSmallIntegerField(_("box"))
+    seat = models.CharField(_("player's seat"), max_length=24, blank=True)
+    placed_by = models.ForeignKey(
+        "staff.User", on_delete=models.PROTECT, related_name="+", verbose_name=_("placed by")
+    )
+    placed_at = models.DateTimeField(_("placed at"))
+    expires_at = models.DateTimeField(_("expires at"))
+    warned_at = models.DateTimeField(_("inspector warned at"), null=True, blank=True)
+    ended_at = models.DateTimeField(_("ended at"), null=True, blank=True)
+    ended_by = models.ForeignKey(
+        "staff.User",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("ended by"),
+    )
+    end_reason = models.CharField(
+        _("how it ended"), max_length=10, choices=EndReason.choices, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("reservation")
+        verbose_name_plural = _("reservations")
+        ordering = ["-placed_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "box"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_active_reservation_per_box",
+            ),
+        ]
+        indexes = [models.Index(fields=["ended_at", "expires_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} — box {self.box} — {self.placed_at:%H:%M}"
+
+    @property
+    def active(self) -> bool:
+        return self.ended_at is None

@@ -186,7 +186,7 @@ class Bench:
             return "open-round", {}
         if phase == "betting":
             if "close-bets" in legal:
-                return "close-bets", {}
+                return "close-bets", {"occupancy_acknowledged": "1"}  # one player, by design
             return "bet", {"box": 1, "seat": "P1", "stake": "100"}
         if "insurance-closed" in legal:
             return "insurance-closed", {}
