@@ -5,4 +5,6 @@ from tables import views
 app_name = "tables"
 urlpatterns = [
     path("pit/", views.pit_home, name="pit_home"),
+    path("<int:table_id>/", views.table_detail, name="table"),
+    path("<int:table_id>/config/", views.table_config, name="config"),
 ]

@@ -1,23 +1,168 @@
-from django.shortcuts import render
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
+from game.engine import PRESETS, Rules, RulesError
+from game.engine.strategy import theoretical_edge
 from staff.access import role_required
+from staff.models import User
 from staff.roles import Role
-from tables.selectors import floor_tables
+from tables import services
+from tables.checklists import STEPS
+from tables.forms import SignForm, TableConfigForm
+from tables.models import ChipCount, Table
+from tables.selectors import (
+    active_reservations,
+    floor_tables,
+    last_chip_count,
+    reservation_history,
+    table_history,
+)
+
+
+def _edge(rules) -> float | None:
+    try:
+        return 100 * theoretical_edge(Rules.from_json(rules or "standard"))
+    except RulesError:
+        return None
 
 
 @role_required(Role.PIT_BOSS)
 def pit_home(request):
-    """The pit boss's home: the tables of the floor; the checklists arrive with the tables work."""
+    """The pit boss's home: every table of the floor, its status and its screens."""
+    return render(request, "tables/pit_home.html", {"tables": floor_tables()})
+
+
+@role_required(Role.PIT_BOSS)
+def table_config(request, table_id):
+    """Configure a table (only while it is closed): limits, rule set, chip set, par float."""
+    table = get_object_or_404(Table, pk=table_id)
+    form = TableConfigForm(request.POST or None, instance=Table.objects.get(pk=table.pk))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.table_configure(table=table, changed_by=request.user, **form.settings())
+        except ValidationError as error:
+            _form_errors(form, error)
+        else:
+            messages.success(request, _("The table's configuration is saved."))
+            return redirect("tables:config", table_id=table.pk)
     return render(
         request,
-        "tables/pit_home.html",
+        "tables/config.html",
         {
-            "tables": floor_tables(),
-            "coming": [
-                _("The opening checklist of each table, signed by the pit boss and the inspector"),
-                _("The closing checklist with the chip float count and the drop box"),
-                _("Table configuration: limits, rule set, chip set"),
+            "table": table,
+            "form": form,
+            "edge": _edge(table.rules),
+            "preset_edges": [
+                (name, 100 * theoretical_edge(rules)) for name, rules in PRESETS.items()
             ],
+            "history": table_history(table=table),
+            "editable": table.status == Table.Status.CLOSED,
         },
     )
+
+
+def _form_errors(form, error: ValidationError) -> None:
+    if hasattr(error, "error_dict"):
+        for field, errors in error.message_dict.items():
+            target = {"rules": "overrides", "chip_denominations": "chips", "par_float": "par"}
+            name = target.get(field, field)
+            form.add_error(name if name in form.fields else None, errors)
+    else:
+        form.add_error(None, error.messages)
+
+
+def _step_data(request, table) -> dict:
+    post = request.POST
+    return {
+        "counts": {str(d): post.get(f"count_{d}", "") for d in table.chip_denominations or []},
+        "decks": post.get("decks"),
+        "spread_checked": post.get("spread_checked") == "on",
+        "seal": post.get("seal"),
+        "tip_box": post.get("tip_box") == "on",
+        "removed_by": post.get("removed_by") or None,
+        "witness": post.get("witness") or None,
+    }
+
+
+@role_required(Role.PIT_BOSS)
+def table_detail(request, table_id):
+    """A table's lifecycle: the opening or closing checklist under way, its signatures, and
+    the history of changes, chip counts and reservations."""
+    table = get_object_or_404(Table, pk=table_id)
+    if request.method == "POST":
+        op = request.POST.get("op")
+        try:
+            _act(request, table, op)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        return redirect("tables:table", table_id=table.pk)
+    table.refresh_from_db()
+    checklist = services.checklist_current(table=table)
+    steps = []
+    if checklist is not None:
+        done = {row.step: row for row in checklist.steps.select_related("done_by")}
+        steps = [
+            {"code": code, "label": label, "row": done.get(code)}
+            for code, label in STEPS[checklist.kind]
+        ]
+    return render(
+        request,
+        "tables/table.html",
+        {
+            "table": table,
+            "checklist": checklist,
+            "steps": steps,
+            "all_done": checklist is not None and all(s["row"] for s in steps),
+            "reference": last_chip_count(table=table, kind=ChipCount.Kind.CLOSER),
+            "people": User.objects.filter(is_active=True).order_by("full_name", "username"),
+            "history": table_history(table=table),
+            "reservations": active_reservations(table=table),
+            "reservation_history": reservation_history(table=table),
+            "counts": ChipCount.objects.filter(table=table).select_related("counted_by")[:10],
+        },
+    )
+
+
+def _act(request, table, op) -> None:
+    user = request.user
+    if op == "start_opening":
+        services.checklist_start(table=table, kind="opening", started_by=user)
+        messages.success(request, _("Opening started."))
+        return
+    if op == "start_closing":
+        services.checklist_start(table=table, kind="closing", started_by=user)
+        messages.success(request, _("Closing started."))
+        return
+    if op == "open":
+        services.table_open(table=table, opened_by=user)
+        messages.success(request, _("The table is open."))
+        return
+    if op == "close":
+        services.table_close(table=table, closed_by=user)
+        messages.success(request, _("The table is closed."))
+        return
+    checklist = services.checklist_current(table=table)
+    if checklist is None:
+        raise ValidationError(_("Start the checklist first."))
+    if op == "step":
+        services.checklist_step_record(
+            checklist=checklist,
+            step=request.POST.get("step", ""),
+            done_by=user,
+            data=_step_data(request, table),
+        )
+        return
+    if op == "sign":
+        form = SignForm(request.POST)
+        if not form.is_valid():
+            raise ValidationError(_("Enter the signer's name and password or PIN."))
+        signer = services.signer_authenticate(
+            identifier=form.cleaned_data["identifier"], secret=form.cleaned_data["secret"]
+        )
+        services.checklist_sign(checklist=checklist, slot=form.cleaned_data["slot"], signer=signer)
+        messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})
+        return
+    raise ValidationError(_("The screen sent a message the table cannot read."))

@@ -47,6 +47,8 @@ SCREENS = {
     "cashdesk:duty_home": ({}, {"duty": 200}),
     "staff:lockouts": ({}, {"duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
+    "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
+    "tables:config": ({"table_id": "T"}, {"pitboss": 200}),
 }
 POST_ONLY = {"staff:unlock": ({"user_id": "U"}, {"duty": 302})}
 PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
