@@ -263,7 +263,7 @@ def chip_count_record(*, table: Table, kind: str, counts: dict, counted_by) -> C
         table=table,
         kind=kind,
         counts=clean,
-        total=total,
+        total=total.quantize(Decimal("0.01")),
         counted_by=counted_by,
         counted_at=timezone.now(),
     )

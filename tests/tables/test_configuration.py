@@ -1,0 +1,101 @@
+"""Table configuration: validated by the engine, only while closed, every change kept."""
+
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from tables import services
+from tables.models import Table, TableChange
+
+
+def test_configuration_change_is_saved_with_who_and_what(closed_table, crew):
+    services.table_configure(
+        table=closed_table,
+        changed_by=crew["pitboss"],
+        min_bet=Decimal("25"),
+        rules={"preset": "standard", "decks": 4},
+    )
+    closed_table.refresh_from_db()
+    assert closed_table.min_bet == Decimal("25")
+    change = TableChange.objects.get(table=closed_table)
+    assert change.changed_by == crew["pitboss"]
+    assert change.changes["min_bet"][1] == "25"
+    assert change.changes["rules"][1] == {"preset": "standard", "decks": 4}
+
+
+def test_changing_rules_on_an_open_table_is_refused(table, crew):
+    with pytest.raises(ValidationError) as refusal:
+        services.table_configure(table=table, changed_by=crew["pitboss"], rules={"decks": 4})
+    assert refusal.value.code == "table_not_closed"
+    table.refresh_from_db()
+    assert table.rules == {"preset": "standard"}
+    assert not TableChange.objects.exists()
+
+
+def test_rules_the_engine_refuses_are_refused_with_its_message(closed_table, crew):
+    with pytest.raises(ValidationError) as refusal:
+        services.table_configure(
+            table=closed_table, changed_by=crew["pitboss"], rules={"preset": "standard", "decks": 0}
+        )
+    assert "decks must be a whole number from 1 to 8" in str(refusal.value)
+    assert not TableChange.objects.exists()
+
+
+def test_par_float_outside_the_chip_set_is_refused(closed_table, crew):
+    with pytest.raises(ValidationError):
+        services.table_configure(
+            table=closed_table, changed_by=crew["pitboss"], par_float={"5000": 10}
+        )
+
+
+def test_config_screen_shows_the_edge_and_the_engine_refusal(client, closed_table, pitboss_en):
+    client.force_login(pitboss_en)
+    url = reverse("tables:config", kwargs={"table_id": closed_table.pk})
+    page = client.get(url).content.decode()
+    assert "0.62%" in page  # the standard preset's infinite-deck edge
+    form = {
+        "number": 1,
+        "name": "BJ-1",
+        "pit": closed_table.pit_id,
+        "boxes": 6,
+        "min_bet": "10",
+        "max_bet": "500",
+        "card_entry": "manual",
+        "reservation_minutes": 20,
+        "preset": "standard",
+        "overrides": '{"decks": 9}',
+        "chips": "25, 100, 500",
+        "par": "100 = 40",
+    }
+    refused = client.post(url, form).content.decode()
+    assert "decks must be a whole number from 1 to 8" in refused
+    assert Table.objects.get(pk=closed_table.pk).boxes == 7
+    form["overrides"] = '{"decks": 4}'
+    assert client.post(url, form).status_code == 302
+    saved = Table.objects.get(pk=closed_table.pk)
+    assert (saved.boxes, saved.rules, saved.par_float) == (
+        6,
+        {"preset": "standard", "decks": 4},
+        {"100": 40},
+    )
+
+
+def test_config_screen_refuses_changes_on_an_open_table(client, table, pitboss_en):
+    client.force_login(pitboss_en)
+    url = reverse("tables:config", kwargs={"table_id": table.pk})
+    form = {
+        "number": 1,
+        "name": "BJ-1",
+        "pit": table.pit_id,
+        "boxes": 6,
+        "min_bet": "10",
+        "max_bet": "500",
+        "card_entry": "manual",
+        "reservation_minutes": 20,
+        "preset": "standard",
+    }
+    page = client.post(url, form).content.decode()
+    assert "change only while the table is closed" in page
+    assert Table.objects.get(pk=table.pk).boxes == 7
