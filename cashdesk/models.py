@@ -1,0 +1,288 @@
+"""The cash desk's records: cash-ins, tips, fill and credit slips, counted drops, settled
+round results (a projection of game.Round), resolutions of exceptions and closed gaming days.
+
+Every amount is recorded once, with who and when. Nothing is edited after it is signed: a
+recount is a second signature on a cash-in, a slip collects its signatures in order, a void
+is two more signatures with a reason, a corrected drop is a new record pointing at the old.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+USER = settings.AUTH_USER_MODEL
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class CashIn(models.Model):
+    """Cash a player handed over at the table for chips: entered by the dealing croupier,
+    recounted blind by the observing croupier."""
+
+    class Destination(models.TextChoices):
+        CASH_BOX = "cash_box", _("Table cash box")
+        PIT_CASH_DESK = "pit_cash_desk", _("Pit cash desk (through the inspector)")
+
+    class Status(models.TextChoices):
+        AWAITING_RECOUNT = "awaiting_recount", _("Awaiting the recount")
+        CONFIRMED = "confirmed", _("Confirmed")
+        MISMATCH = "mismatch", _("Recount mismatch")
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="cash_ins", verbose_name=_("table")
+    )
+    gaming_day = models.DateField(_("gaming day"), db_index=True)
+    shift = models.PositiveSmallIntegerField(_("shift"))
+    notes = models.JSONField(_("notes by denomination"), default=dict)
+    amount = models.DecimalField(_("cash amount"), **MONEY)
+    chips = models.JSONField(_("chips given by denomination"), default=dict)
+    chips_total = models.DecimalField(_("chips given"), **MONEY)
+    player_card = models.CharField(_("player card"), max_length=32, blank=True)
+    destination = models.CharField(
+        _("destination"), max_length=16, choices=Destination.choices, default=Destination.CASH_BOX
+    )
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.AWAITING_RECOUNT
+    )
+    entered_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("entered by")
+    )
+    entered_at = models.DateTimeField(_("entered at"))
+    recount_notes = models.JSONField(_("recounted notes"), null=True, blank=True)
+    recount_amount = models.DecimalField(_("recounted amount"), null=True, blank=True, **MONEY)
+    recounted_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("recounted by"),
+    )
+    recounted_at = models.DateTimeField(_("recounted at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("cash-in")
+        verbose_name_plural = _("cash-ins")
+        ordering = ["-entered_at", "-pk"]
+        indexes = [models.Index(fields=["gaming_day", "table"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.amount} {self.entered_at:%H:%M}"
+
+
+class Tip(models.Model):
+    """Chips a player gave the dealing croupier, dropped into the tip box. Never table win."""
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="tips", verbose_name=_("table")
+    )
+    gaming_day = models.DateField(_("gaming day"), db_index=True)
+    shift = models.PositiveSmallIntegerField(_("shift"))
+    box = models.PositiveSmallIntegerField(_("box"))
+    amount = models.DecimalField(_("amount"), **MONEY)
+    recorded_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
+    )
+    recorded_at = models.DateTimeField(_("recorded at"))
+
+    class Meta:
+        verbose_name = _("tip")
+        verbose_name_plural = _("tips")
+        ordering = ["-recorded_at", "-pk"]
+        indexes = [models.Index(fields=["gaming_day", "table"])]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.amount}"
+
+
+class Slip(models.Model):
+    """A numbered fill (chips from the cage to the table) or credit (table to the cage).
+
+    Three signatures by three different people: requested (inspector), issued (duty
+    administrator), received at the table (a croupier of that table). Never edited; a void
+    needs a reason and two more signatures by two different people.
+    """
+
+    class Kind(models.TextChoices):
+        FILL = "fill", _("Fill")
+        CREDIT = "credit", _("Credit")
+
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    gaming_day = models.DateField(_("gaming day"))
+    number = models.PositiveIntegerField(_("number"))
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="slips", verbose_name=_("table")
+    )
+    counts = models.JSONField(_("chips by denomination"))
+    total = models.DecimalField(_("total"), **MONEY)
+    requested_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested by")
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    issued_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    issued_at = models.DateTimeField(_("issued at"), null=True, blank=True)
+    received_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    received_at = models.DateTimeField(_("received at"), null=True, blank=True)
+    void_reason = models.TextField(_("void reason"), blank=True)
+    voided_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    voided_at = models.DateTimeField(_("voided at"), null=True, blank=True)
+    void_confirmed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    void_confirmed_at = models.DateTimeField(_("void confirmed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("slip")
+        verbose_name_plural = _("slips")
+        ordering = ["gaming_day", "kind", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "kind", "number"], name="slip_number_per_gaming_day"
+            )
+        ]
+        indexes = [models.Index(fields=["gaming_day", "table"])]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        prefix = "F" if self.kind == self.Kind.FILL else "C"
+        return f"{prefix}-{self.gaming_day:%Y%m%d}-{self.number:04d}"
+
+    @property
+    def voided(self) -> bool:
+        return self.void_confirmed_at is not None
+
+    @property
+    def complete(self) -> bool:
+        """Signed by all three and not voided: the slip counts in the figures."""
+        return self.received_at is not None and not self.voided
+
+    @property
+    def state(self) -> str:
+        if self.voided:
+            return "voided"
+        if self.voided_at:
+            return "void_pending"
+        if self.received_at:
+            return "received"
+        if self.issued_at:
+            return "issued"
+        return "requested"
+
+
+class SlipCounter(models.Model):
+    """The last slip number of a kind in a gaming day (locked while the next is taken)."""
+
+    gaming_day = models.DateField()
+    kind = models.CharField(max_length=8)
+    last = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["gaming_day", "kind"], name="slip_counter_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_day} {self.kind} {self.last}"
+
+
+class DropCount(models.Model):
+    """The counted content of a table's cash box for a gaming day, entered by the duty
+    administrator from the count. A correction is a new record pointing at the one it
+    replaces."""
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="drops", verbose_name=_("table")
+    )
+    gaming_day = models.DateField(_("gaming day"), db_index=True)
+    amount = models.DecimalField(_("counted drop"), **MONEY)
+    note = models.TextField(_("note"), blank=True)
+    counted_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("entered by")
+    )
+    entered_at = models.DateTimeField(_("entered at"))
+    replaces = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("replaces"),
+    )
+
+    class Meta:
+        verbose_name = _("counted drop")
+        verbose_name_plural = _("counted drops")
+        ordering = ["-entered_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.gaming_day} {self.amount}"
+
+
+class RoundResult(models.Model):
+    """A closed round's recorded result, copied once from game.Round for the reports.
+
+    Nothing is recomputed: ``players_net`` and ``total_bet`` are the round's own figures,
+    ``hands`` the number of boxes the engine settled.
+    """
+
+    round = models.OneToOneField("game.Round", on_delete=models.PROTECT, related_name="+")
+    table = models.ForeignKey("tables.Table", on_delete=models.PROTECT, related_name="+")
+    gaming_day = models.DateField(db_index=True)
+    shift = models.PositiveSmallIntegerField()
+    closed_at = models.DateTimeField()
+    hands = models.PositiveSmallIntegerField()
+    total_bet = models.DecimalField(**MONEY)
+    players_net = models.DecimalField(**MONEY)
+
+    class Meta:
+        indexes = [models.Index(fields=["gaming_day", "table"])]
+
+    def __str__(self) -> str:
+        return f"{self.round_id}: {self.players_net}"
+
+
+class Resolution(models.Model):
+    """The duty administrator's note that closes one exception (a mismatch, a voided or
+    unfinished slip, a drop difference)."""
+
+    class Kind(models.TextChoices):
+        CASH_IN = "cash_in", _("Cash-in")
+        SLIP = "slip", _("Slip")
+        DROP = "drop", _("Drop")
+
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    object_id = models.PositiveBigIntegerField(_("record"))
+    note = models.TextField(_("note"))
+    resolved_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    resolved_at = models.DateTimeField(_("resolved at"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "object_id"], name="one_resolution_each")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_id}"
+
+
+class GamingDayClose(models.Model):
+    """A gaming day closed by the duty administrator (only with no open exception)."""
+
+    gaming_day = models.DateField(_("gaming day"), unique=True)
+    closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
+    closed_at = models.DateTimeField(_("closed at"))
+
+    class Meta:
+        verbose_name = _("closed gaming day")
+        verbose_name_plural = _("closed gaming days")
+
+    def __str__(self) -> str:
+        return str(self.gaming_day)

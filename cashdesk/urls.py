@@ -5,4 +5,19 @@ from cashdesk import views
 app_name = "cashdesk"
 urlpatterns = [
     path("duty/", views.duty_home, name="duty_home"),
+    path("duty/slips/issue/", views.slip_issue, name="slip_issue"),
+    path("duty/exceptions/resolve/", views.resolve, name="resolve"),
+    path("duty/day/close/", views.day_close, name="day_close"),
+    path("duty/drop/", views.drop, name="drop"),
+    path("reports/", views.report, name="report"),
+    path("reports/print/", views.report_print, name="report_print"),
+    path("reports/export/", views.export, name="export"),
+    path("reports/records/", views.records, name="records"),
+    path("tables/<int:table_id>/", views.table_cash, name="table"),
+    path("tables/<int:table_id>/cash-in/", views.cash_in, name="cash_in"),
+    path("tables/<int:table_id>/tip/", views.tip, name="tip"),
+    path("tables/<int:table_id>/recount/", views.recount, name="recount"),
+    path("tables/<int:table_id>/slips/request/", views.slip_request, name="slip_request"),
+    path("tables/<int:table_id>/slips/receive/", views.slip_receive, name="slip_receive"),
+    path("tables/<int:table_id>/slips/void/", views.slip_void, name="slip_void"),
 ]

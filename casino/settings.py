@@ -143,6 +143,15 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 PIN_MAX_FAILURES = env_int("PIN_MAX_FAILURES", 5)
 
+# Cash desk (docs/cashdesk.md): the gaming day starts at this local hour; shifts start at
+# these hours (the first shift of a gaming day starts with it); alert thresholds for one
+# cash-in and for one player card's cash-ins over a gaming day (whole currency units).
+GAMING_DAY_START_HOUR = env_int("GAMING_DAY_START_HOUR", 6)
+SHIFT_START_HOURS = [int(h) for h in env_list("SHIFT_START_HOURS", "6,14,22")]
+CASH_IN_ALERT_AMOUNT = env_int("CASH_IN_ALERT_AMOUNT", 100000)
+CASH_IN_PLAYER_DAY_ALERT_AMOUNT = env_int("CASH_IN_PLAYER_DAY_ALERT_AMOUNT", 300000)
+CASH_NOTE_DENOMINATIONS = env_list("CASH_NOTE_DENOMINATIONS", "50,100,200,500,1000,2000,5000")
+
 LANGUAGE_CODE = env("LANGUAGE_CODE", "ru")
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]

@@ -45,17 +45,39 @@ SCREENS = {
         {"observer": 200, "inspector": 200, "duty": 200, "pitboss": 200},
     ),
     "cashdesk:duty_home": ({}, {"duty": 200}),
+    "cashdesk:drop": ({}, {"duty": 200}),
+    "cashdesk:report": ({}, {"duty": 200, "pitboss": 200}),
+    "cashdesk:report_print": ({}, {"duty": 200, "pitboss": 200}),
+    "cashdesk:export": ({}, {"duty": 200, "pitboss": 200}),
+    "cashdesk:records": ({}, {"duty": 200, "pitboss": 200}),
+    "cashdesk:table": (
+        {"table_id": "T"},
+        {"dealer": 200, "observer": 200, "inspector": 200, "duty": 200, "pitboss": 200},
+    ),
     "staff:lockouts": ({}, {"duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:config": ({"table_id": "T"}, {"pitboss": 200}),
 }
-POST_ONLY = {"staff:unlock": ({"user_id": "U"}, {"duty": 302})}
+# Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
+POST_ONLY = {
+    "staff:unlock": ({"user_id": "U"}, {"duty": 302}),
+    "cashdesk:slip_issue": ({}, {"duty": 400}),
+    "cashdesk:resolve": ({}, {"duty": 400}),
+    "cashdesk:day_close": ({}, {"duty": 400}),
+    "cashdesk:cash_in": ({"table_id": "T"}, {"dealer": 400}),
+    "cashdesk:tip": ({"table_id": "T"}, {"dealer": 400}),
+    "cashdesk:recount": ({"table_id": "T"}, {"observer": 400}),
+    "cashdesk:slip_request": ({"table_id": "T"}, {"inspector": 400}),
+    "cashdesk:slip_receive": ({"table_id": "T"}, {"dealer": 400, "observer": 400}),
+    "cashdesk:slip_void": ({"table_id": "T"}, {"inspector": 400, "duty": 400}),
+}
 PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
 
 SOCKETS = {
     "/ws/tables/T/": {"dealer", "observer", "inspector", "duty", "pitboss"},
     "/ws/inspector/": {"inspector"},
+    "/ws/duty/": {"duty"},
 }
 
 

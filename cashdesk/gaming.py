@@ -1,0 +1,101 @@
+"""Gaming days and shifts: both are settings (casino/settings.py), read here only.
+
+A gaming day starts at ``GAMING_DAY_START_HOUR`` local time and lasts 24 hours; it is named
+after the calendar date it starts on. Shifts start at ``SHIFT_START_HOURS``; shift 1 is the
+one the gaming day starts in.
+"""
+
+import datetime as dt
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+CENT = Decimal("0.01")
+
+
+def gaming_day_of(moment: dt.datetime) -> dt.date:
+    """The gaming day a moment belongs to."""
+    local = timezone.localtime(moment)
+    return (local - dt.timedelta(hours=settings.GAMING_DAY_START_HOUR)).date()
+
+
+def day_window(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """The gaming day's start (inclusive) and end (exclusive), aware."""
+    start = timezone.make_aware(
+        dt.datetime.combine(day, dt.time(hour=settings.GAMING_DAY_START_HOUR))
+    )
+    return start, start + dt.timedelta(days=1)
+
+
+def shift_hours() -> list[int]:
+    """Shift start hours in the order of the gaming day (the day's first hour first)."""
+    start = settings.GAMING_DAY_START_HOUR
+    return sorted(settings.SHIFT_START_HOURS, key=lambda h: (h - start) % 24)
+
+
+def shift_of(moment: dt.datetime) -> int:
+    """The shift number (1, 2, ...) a moment falls in."""
+    local = timezone.localtime(moment)
+    start = settings.GAMING_DAY_START_HOUR
+    offset = (local.hour - start) % 24
+    number = 1
+    for i, hour in enumerate(shift_hours()):
+        if (hour - start) % 24 <= offset:
+            number = i + 1
+    return number
+
+
+def money(value, *, field: str = "") -> Decimal:
+    """A positive amount of money from user input, or a ValidationError."""
+    if isinstance(value, bool) or value is None:
+        raise ValidationError(_("Enter an amount."), code="bad_amount")
+    try:
+        amount = Decimal(str(value).strip().replace(",", "."))
+    except (InvalidOperation, ValueError):
+        raise ValidationError(_("“%(value)s” is not an amount.") % {"value": value})
+    if not amount.is_finite():
+        raise ValidationError(_("“%(value)s” is not an amount.") % {"value": value})
+    if amount <= 0:
+        raise ValidationError(_("The amount must be greater than zero."), code="not_positive")
+    if amount != amount.quantize(CENT, rounding=ROUND_HALF_UP):
+        raise ValidationError(_("At most two decimal places."), code="bad_amount")
+    return amount.quantize(CENT)
+
+
+def counts(raw: dict, allowed: list[str], *, what: str) -> tuple[dict[str, int], Decimal]:
+    """Counts by denomination (only ``allowed`` denominations, whole non-negative numbers)
+    and their total value. Zero counts are dropped; an empty result is refused."""
+    allowed_set = {_name(Decimal(str(a))) for a in allowed}
+    out: dict[str, int] = {}
+    total = Decimal(0)
+    for key, value in (raw or {}).items():
+        if value in ("", None, 0, "0"):
+            continue
+        try:
+            denomination = Decimal(str(key))
+            number = int(str(value).strip())
+        except (InvalidOperation, ValueError):
+            raise ValidationError(
+                _("“%(value)s” is not a whole number of %(what)s.") % {"value": value, "what": what}
+            )
+        name = _name(denomination) if denomination.is_finite() else str(key)
+        if name not in allowed_set:
+            raise ValidationError(
+                _("%(denomination)s is not a denomination of the %(what)s here.")
+                % {"denomination": key, "what": what}
+            )
+        if number < 0:
+            raise ValidationError(_("A count cannot be negative."), code="negative")
+        if number:
+            out[name] = out.get(name, 0) + number
+            total += denomination * number
+    if not out:
+        raise ValidationError(_("Enter at least one %(what)s.") % {"what": what})
+    return out, total.quantize(CENT)
+
+
+def _name(denomination: Decimal) -> str:
+    return f"{denomination.normalize():f}"

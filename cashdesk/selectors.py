@@ -1,0 +1,505 @@
+"""Read paths of the cash desk: live totals, inventories, the win and hold report, the
+open exceptions. Aggregates are computed in the database, grouped by table and gaming day;
+Python only combines a few thousand grouped rows (docs/cashdesk.md has the formulas)."""
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from functools import lru_cache
+
+from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models.functions import TruncHour
+from django.utils import timezone
+
+from cashdesk.gaming import CENT, day_window, gaming_day_of
+from cashdesk.models import CashIn, DropCount, Resolution, RoundResult, Slip, Tip
+from tables.models import ChipCount, Table
+
+ZERO = Decimal(0)
+
+
+@lru_cache(maxsize=64)
+def _edge_for(rules_json: str) -> Decimal:
+    import json
+
+    from game.engine.rules import Rules
+    from game.engine.strategy import theoretical_edge
+
+    rules = Rules.from_json(json.loads(rules_json) or "standard")
+    return Decimal(repr(round(theoretical_edge(rules), 6)))
+
+
+def house_edge(table: Table) -> Decimal:
+    """The rule set's house edge from the engine (basic strategy, infinite deck)."""
+    import json
+
+    return _edge_for(json.dumps(table.rules or {}, sort_keys=True))
+
+
+def live_totals(*, gaming_day: dt.date) -> list[dict]:
+    """Per table: cash-ins registered today (to the cash box, to the pit desk), how many
+    await the recount, tips. Tables without any record are listed too (zeros)."""
+    rows = {
+        t.pk: {
+            "table": t,
+            "cash_box": ZERO,
+            "pit_cash_desk": ZERO,
+            "count": 0,
+            "awaiting": 0,
+            "mismatch": 0,
+            "tips": ZERO,
+        }
+        for t in Table.objects.select_related("pit").order_by("number")
+    }
+    agg = (
+        CashIn.objects.filter(gaming_day=gaming_day)
+        .values("table_id")
+        .annotate(
+            box=Sum("amount", filter=Q(destination=CashIn.Destination.CASH_BOX)),
+            pit=Sum("amount", filter=Q(destination=CashIn.Destination.PIT_CASH_DESK)),
+            n=Count("pk"),
+            awaiting=Count("pk", filter=Q(status=CashIn.Status.AWAITING_RECOUNT)),
+            mismatch=Count("pk", filter=Q(status=CashIn.Status.MISMATCH)),
+        )
+    )
+    for a in agg:
+        row = rows[a["table_id"]]
+        row.update(
+            cash_box=a["box"] or ZERO,
+            pit_cash_desk=a["pit"] or ZERO,
+            count=a["n"],
+            awaiting=a["awaiting"],
+            mismatch=a["mismatch"],
+        )
+    for a in Tip.objects.filter(gaming_day=gaming_day).values("table_id").annotate(s=Sum("amount")):
+        rows[a["table_id"]]["tips"] = a["s"]
+    out = list(rows.values())
+    for row in out:
+        row["total"] = row["cash_box"] + row["pit_cash_desk"]
+    return out
+
+
+def expected_tray(*, table: Table, at: dt.datetime, since: ChipCount) -> Decimal:
+    """The tray's expected value at ``at`` from the count ``since``: plus fills, minus
+    credits, minus chips sold for cash, minus the players' recorded results of the rounds
+    closed in between."""
+    window = {"table": table}
+    fills = (
+        Slip.objects.filter(
+            **window,
+            kind=Slip.Kind.FILL,
+            received_at__gt=since.counted_at,
+            received_at__lte=at,
+            void_confirmed_at__isnull=True,
+        ).aggregate(s=Sum("total"))["s"]
+        or ZERO
+    )
+    credits = (
+        Slip.objects.filter(
+            **window,
+            kind=Slip.Kind.CREDIT,
+            received_at__gt=since.counted_at,
+            received_at__lte=at,
+            void_confirmed_at__isnull=True,
+        ).aggregate(s=Sum("total"))["s"]
+        or ZERO
+    )
+    sold = (
+        CashIn.objects.filter(
+            **window, entered_at__gt=since.counted_at, entered_at__lte=at
+        ).aggregate(s=Sum("chips_total"))["s"]
+        or ZERO
+    )
+    from game.models import Round
+
+    players = (
+        Round.objects.filter(
+            **window,
+            status=Round.Status.CLOSED,
+            closed_at__gt=since.counted_at,
+            closed_at__lte=at,
+        ).aggregate(s=Sum("players_net"))["s"]
+        or ZERO
+    )
+    return since.total + fills - credits - sold - players
+
+
+def inventory_checks(*, table: Table, gaming_day: dt.date) -> list[dict]:
+    """Every chip count of the table in the gaming day beside the expected tray value
+    (from the previous count of the day, or the opener)."""
+    start, end = day_window(gaming_day)
+    chip_counts = list(
+        ChipCount.objects.filter(table=table, counted_at__gte=start, counted_at__lt=end)
+        .select_related("counted_by")
+        .order_by("counted_at", "pk")
+    )
+    out = []
+    previous = None
+    for c in chip_counts:
+        expected = (
+            None
+            if previous is None
+            else expected_tray(table=table, at=c.counted_at, since=previous)
+        )
+        out.append(
+            {
+                "count": c,
+                "expected": expected,
+                "difference": None if expected is None else c.total - expected,
+            }
+        )
+        previous = c
+    return out
+
+
+@dataclass
+class Figures:
+    """One line of the cash report (a table, a pit, a shift, a day or a whole period)."""
+
+    label: str = ""
+    key: dict = field(default_factory=dict)
+    opener: Decimal | None = None
+    closer: Decimal | None = None
+    fills: Decimal = ZERO
+    credits: Decimal = ZERO
+    drop: Decimal | None = None
+    registered: Decimal = ZERO
+    pit_cash: Decimal = ZERO
+    tips: Decimal = ZERO
+    rounds: int = 0
+    hands: int = 0
+    hours: int = 0
+    total_bet: Decimal = ZERO
+    players_net: Decimal = ZERO
+    theoretical: Decimal = ZERO
+    win: Decimal | None = None
+
+    @property
+    def drop_difference(self) -> Decimal | None:
+        return None if self.drop is None else self.drop - self.registered
+
+    @property
+    def hold(self) -> Decimal | None:
+        if self.win is None or not self.drop:
+            return None
+        return (self.win / self.drop * 100).quantize(CENT)
+
+    @property
+    def average_bet(self) -> Decimal | None:
+        return (self.total_bet / self.hands).quantize(CENT) if self.hands else None
+
+    @property
+    def hands_per_hour(self) -> Decimal | None:
+        return (Decimal(self.hands) / self.hours).quantize(Decimal("0.1")) if self.hours else None
+
+    @property
+    def game_win(self) -> Decimal:
+        """The house's result of the settled rounds (minus the players' net)."""
+        return -self.players_net
+
+    def add(self, other: "Figures") -> None:
+        for name in ("fills", "credits", "registered", "pit_cash", "tips", "total_bet"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("rounds", "hands", "hours"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.players_net += other.players_net
+        self.theoretical += other.theoretical
+        for name in ("opener", "closer", "drop", "win"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if theirs is not None:
+                setattr(self, name, (mine or ZERO) + theirs)
+
+    def row(self) -> dict:
+        return {
+            "label": self.label,
+            "opener": self.opener,
+            "closer": self.closer,
+            "fills": self.fills,
+            "credits": self.credits,
+            "drop": self.drop,
+            "registered": self.registered,
+            "drop_difference": self.drop_difference,
+            "pit_cash": self.pit_cash,
+            "win": self.win,
+            "hold": self.hold,
+            "rounds": self.rounds,
+            "hands": self.hands,
+            "hands_per_hour": self.hands_per_hour,
+            "average_bet": self.average_bet,
+            "theoretical": self.theoretical,
+            "game_win": self.game_win,
+            "tips": self.tips,
+        }
+
+
+def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.date], Figures]:
+    """Figures per (table, gaming day) for the days ``first``..``last``; win = closer −
+    opener + drop + credits − fills when the opener, the closer and the drop are known."""
+    start, _ = day_window(first)
+    _, end = day_window(last)
+    days = {"gaming_day__gte": first, "gaming_day__lte": last}
+    out: dict[tuple[int, dt.date], Figures] = defaultdict(Figures)
+
+    for a in (
+        CashIn.objects.filter(**days)
+        .values("table_id", "gaming_day")
+        .annotate(
+            box=Sum("amount", filter=Q(destination=CashIn.Destination.CASH_BOX)),
+            pit=Sum("amount", filter=Q(destination=CashIn.Destination.PIT_CASH_DESK)),
+        )
+    ):
+        f = out[a["table_id"], a["gaming_day"]]
+        f.registered = a["box"] or ZERO
+        f.pit_cash = a["pit"] or ZERO
+    for a in Tip.objects.filter(**days).values("table_id", "gaming_day").annotate(s=Sum("amount")):
+        out[a["table_id"], a["gaming_day"]].tips = a["s"]
+    for a in (
+        Slip.objects.filter(**days, received_at__isnull=False, void_confirmed_at__isnull=True)
+        .values("table_id", "gaming_day")
+        .annotate(
+            fills=Sum("total", filter=Q(kind=Slip.Kind.FILL)),
+            credits=Sum("total", filter=Q(kind=Slip.Kind.CREDIT)),
+        )
+    ):
+        f = out[a["table_id"], a["gaming_day"]]
+        f.fills = a["fills"] or ZERO
+        f.credits = a["credits"] or ZERO
+    for a in DropCount.objects.filter(**days, replaced_by__isnull=True).values(
+        "table_id", "gaming_day", "amount"
+    ):
+        out[a["table_id"], a["gaming_day"]].drop = a["amount"]
+    for a in (
+        RoundResult.objects.filter(**days)
+        .values("table_id", "gaming_day")
+        .annotate(
+            rounds=Count("pk"),
+            hands=Sum("hands"),
+            bet=Sum("total_bet"),
+            net=Sum("players_net"),
+            hours=Count(TruncHour("closed_at"), distinct=True),
+        )
+    ):
+        f = out[a["table_id"], a["gaming_day"]]
+        f.rounds, f.hands, f.hours = a["rounds"], a["hands"] or 0, a["hours"]
+        f.total_bet, f.players_net = a["bet"] or ZERO, a["net"] or ZERO
+    for c in (
+        ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
+        .exclude(kind=ChipCount.Kind.SPOT)
+        .values("table_id", "kind", "total", "counted_at")
+        .order_by("counted_at", "pk")
+    ):
+        f = out[c["table_id"], gaming_day_of(c["counted_at"])]
+        if c["kind"] == ChipCount.Kind.OPENER and f.opener is None:
+            f.opener = c["total"]
+        elif c["kind"] == ChipCount.Kind.CLOSER:
+            f.closer = c["total"]
+
+    tables = {t.pk: t for t in Table.objects.select_related("pit")}
+    for (table_id, _day), f in out.items():
+        table = tables[table_id]
+        f.theoretical = (f.total_bet * house_edge(table)).quantize(CENT)
+        if f.opener is not None and f.closer is not None and f.drop is not None:
+            f.win = f.closer - f.opener + f.drop + f.credits - f.fills
+    return dict(out)
+
+
+def cash_report(*, first: dt.date, last: dt.date, group: str = "table") -> dict:
+    """The cash report for the gaming days ``first``..``last`` grouped by ``table``, ``pit``
+    or ``day``; each line keeps the filter that drills down to its records."""
+    per = table_day_figures(first=first, last=last)
+    tables = {t.pk: t for t in Table.objects.select_related("pit")}
+    lines: dict = {}
+    total = Figures(label="total")
+    for (table_id, day), f in sorted(per.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        table = tables[table_id]
+        if group == "pit":
+            key, label, drill = table.pit_id, table.pit.name, {"pit": table.pit_id}
+        elif group == "day":
+            key, label, drill = day, day.isoformat(), {"first": day, "last": day}
+        else:
+            key, label, drill = table_id, str(table), {"table": table_id}
+        line = lines.get(key)
+        if line is None:
+            line = lines[key] = Figures(label=label, key=drill)
+        line.add(f)
+        total.add(f)
+    order = (
+        sorted(lines.values(), key=lambda f: f.label) if group == "pit" else list(lines.values())
+    )
+    if group == "table":
+        order.sort(key=lambda f: tables[f.key["table"]].number)
+    return {"lines": order, "total": total, "first": first, "last": last, "group": group}
+
+
+def shift_report(*, gaming_day: dt.date) -> list[dict]:
+    """Per shift of a gaming day: cash-ins, tips, completed fills and credits, rounds, hands,
+    average bet, the rounds' result and the hold on the registered cash (inventories are
+    counted per gaming day, so a shift's win is the settled rounds' result)."""
+    shifts: dict[int, dict] = defaultdict(
+        lambda: {
+            "registered": ZERO,
+            "tips": ZERO,
+            "fills": ZERO,
+            "credits": ZERO,
+            "rounds": 0,
+            "hands": 0,
+            "total_bet": ZERO,
+            "game_win": ZERO,
+        }
+    )
+    for a in CashIn.objects.filter(gaming_day=gaming_day).values("shift").annotate(s=Sum("amount")):
+        shifts[a["shift"]]["registered"] = a["s"]
+    for a in Tip.objects.filter(gaming_day=gaming_day).values("shift").annotate(s=Sum("amount")):
+        shifts[a["shift"]]["tips"] = a["s"]
+    for a in (
+        RoundResult.objects.filter(gaming_day=gaming_day)
+        .values("shift")
+        .annotate(n=Count("pk"), h=Sum("hands"), b=Sum("total_bet"), p=Sum("players_net"))
+    ):
+        s = shifts[a["shift"]]
+        s.update(
+            rounds=a["n"], hands=a["h"] or 0, total_bet=a["b"] or ZERO, game_win=-(a["p"] or 0)
+        )
+    from cashdesk.gaming import shift_of
+
+    for slip in Slip.objects.filter(
+        gaming_day=gaming_day, received_at__isnull=False, void_confirmed_at__isnull=True
+    ).only("kind", "total", "received_at"):
+        s = shifts[shift_of(slip.received_at)]
+        s["fills" if slip.kind == Slip.Kind.FILL else "credits"] += slip.total
+    out = []
+    for number in sorted(shifts):
+        s = shifts[number]
+        s["shift"] = number
+        s["average_bet"] = (s["total_bet"] / s["hands"]).quantize(CENT) if s["hands"] else None
+        s["hold"] = (
+            (s["game_win"] / s["registered"] * 100).quantize(CENT) if s["registered"] else None
+        )
+        out.append(s)
+    return out
+
+
+def hourly(*, gaming_day: dt.date) -> list[dict]:
+    """Win (the settled rounds' result) and registered drop per clock hour of a gaming day."""
+    start, _ = day_window(gaming_day)
+    tz = timezone.get_current_timezone()
+    hours = [
+        {"hour": timezone.localtime(start + dt.timedelta(hours=i)).hour, "win": ZERO, "drop": ZERO}
+        for i in range(24)
+    ]
+    index = {h["hour"]: h for h in hours}
+    for a in (
+        RoundResult.objects.filter(gaming_day=gaming_day)
+        .annotate(h=TruncHour("closed_at", tzinfo=tz))
+        .values("h")
+        .annotate(p=Sum("players_net"))
+    ):
+        index[timezone.localtime(a["h"]).hour]["win"] = -(a["p"] or ZERO)
+    for a in (
+        CashIn.objects.filter(gaming_day=gaming_day, destination=CashIn.Destination.CASH_BOX)
+        .annotate(h=TruncHour("entered_at", tzinfo=tz))
+        .values("h")
+        .annotate(s=Sum("amount"))
+    ):
+        index[timezone.localtime(a["h"]).hour]["drop"] = a["s"] or ZERO
+    return hours
+
+
+def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
+    """Exceptions without a resolution: cash-ins awaiting the recount or mismatched, slips
+    not fully signed or voided, counted drops that differ from the registered cash-ins."""
+    resolved = defaultdict(set)
+    for kind, object_id in Resolution.objects.values_list("kind", "object_id"):
+        resolved[kind].add(object_id)
+    day = {} if gaming_day is None else {"gaming_day": gaming_day}
+    out = []
+    for c in (
+        CashIn.objects.filter(**day).exclude(status=CashIn.Status.CONFIRMED).select_related("table")
+    ):
+        if c.pk not in resolved["cash_in"]:
+            out.append({"kind": "cash_in", "object": c, "code": c.status, "table": c.table})
+    for s in (
+        Slip.objects.filter(**day)
+        .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
+        .select_related("table")
+    ):
+        if s.pk not in resolved["slip"]:
+            out.append({"kind": "slip", "object": s, "code": s.state, "table": s.table})
+    drops = DropCount.objects.filter(**day, replaced_by__isnull=True).select_related("table")
+    for d in drops:
+        if d.pk in resolved["drop"]:
+            continue
+        registered = (
+            CashIn.objects.filter(
+                table=d.table_id, gaming_day=d.gaming_day, destination=CashIn.Destination.CASH_BOX
+            ).aggregate(s=Sum("amount"))["s"]
+            or ZERO
+        )
+        if registered != d.amount:
+            out.append(
+                {
+                    "kind": "drop",
+                    "object": d,
+                    "code": "drop_difference",
+                    "table": d.table,
+                    "difference": d.amount - registered,
+                }
+            )
+    return out
+
+
+def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int | None = None):
+    """The records behind a report line (drill-down)."""
+    flt = {"gaming_day__gte": first, "gaming_day__lte": last}
+    if table:
+        flt["table_id"] = table
+    if pit:
+        flt["table__pit_id"] = pit
+    return {
+        "cash_ins": CashIn.objects.filter(**flt).select_related(
+            "table", "entered_by", "recounted_by"
+        ),
+        "tips": Tip.objects.filter(**flt).select_related("table", "recorded_by"),
+        "slips": Slip.objects.filter(**flt).select_related(
+            "table", "requested_by", "issued_by", "received_by", "voided_by", "void_confirmed_by"
+        ),
+        "drops": DropCount.objects.filter(**flt).select_related("table", "counted_by"),
+        "rounds": RoundResult.objects.filter(**flt)
+        .values("table_id", "table__number")
+        .annotate(
+            n=Count("pk"),
+            bet=Sum("total_bet"),
+            net=Sum("players_net"),
+            a=Min("closed_at"),
+            b=Max("closed_at"),
+        )
+        .order_by("table__number"),
+    }
+
+
+def table_records(*, table: Table, gaming_day: dt.date) -> dict:
+    """The inspector's register for one table and gaming day."""
+    return {
+        "cash_ins": CashIn.objects.filter(table=table, gaming_day=gaming_day).select_related(
+            "entered_by", "recounted_by"
+        ),
+        "tips": Tip.objects.filter(table=table, gaming_day=gaming_day).select_related(
+            "recorded_by"
+        ),
+        "slips": Slip.objects.filter(table=table, gaming_day=gaming_day).select_related(
+            "requested_by", "issued_by", "received_by", "voided_by", "void_confirmed_by"
+        ),
+    }
+
+
+def awaiting_recount(*, table: Table):
+    return CashIn.objects.filter(table=table, status=CashIn.Status.AWAITING_RECOUNT).order_by(
+        "entered_at"
+    )
+
+
+def slips_to_issue():
+    return Slip.objects.filter(issued_at__isnull=True, voided_at__isnull=True).select_related(
+        "table", "requested_by"
+    )

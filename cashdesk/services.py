@@ -1,0 +1,380 @@
+"""Write paths of the cash desk. Every function is keyword-only, checks who acts, validates,
+then saves inside one transaction; nothing here edits a signed record."""
+
+import datetime as dt
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
+from cashdesk.models import (
+    CashIn,
+    DropCount,
+    GamingDayClose,
+    Resolution,
+    RoundResult,
+    Slip,
+    SlipCounter,
+    Tip,
+)
+from staff.roles import Role, TableRole
+from staff.selectors import table_role_for
+from tables.models import Alert, Table
+from tables.services import alert_raise
+
+
+def _require_table_role(actor, table: Table, *roles: str) -> str:
+    role = table_role_for(user=actor, table=table)
+    if role not in roles:
+        raise ValidationError(_("You are not allowed to do this at this table."), code="forbidden")
+    return role
+
+
+def _require_role(actor, *roles: str) -> None:
+    if not any(actor.has_role(r) for r in roles):
+        raise ValidationError(_("You are not allowed to do this."), code="forbidden")
+
+
+def _require_day_open(day: dt.date) -> None:
+    if GamingDayClose.objects.filter(gaming_day=day).exists():
+        raise ValidationError(
+            _("The gaming day %(day)s is closed.") % {"day": day.isoformat()}, code="day_closed"
+        )
+
+
+def _publish_duty() -> None:
+    from cashdesk.publish import publish_duty
+
+    transaction.on_commit(publish_duty)
+
+
+def _save(obj) -> None:
+    obj.full_clean()
+    obj.save()
+
+
+def cash_in_record(
+    *,
+    table: Table,
+    actor,
+    notes: dict,
+    chips: dict,
+    player_card: str = "",
+    destination: str = CashIn.Destination.CASH_BOX,
+) -> CashIn:
+    """The dealing croupier's entry of a player's cash (notes by denomination) and the chips
+    given for it. Raises the large cash-in and per-player-card alerts."""
+    _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
+    if table.status != Table.Status.OPEN:
+        raise ValidationError(_("The table is not open."), code="table_closed")
+    note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
+    chip_counts, chips_total = counts(chips, table.chip_denominations, what=_("chips"))
+    if chips_total != amount:
+        raise ValidationError(
+            _("Chips given (%(chips)s) must equal the cash (%(cash)s).")
+            % {"chips": chips_total, "cash": amount},
+            code="chips_differ",
+        )
+    if destination not in CashIn.Destination.values:
+        raise ValidationError(_("Choose where the cash goes."), code="bad_destination")
+    player_card = (player_card or "").strip()
+    now = timezone.now()
+    day = gaming_day_of(now)
+    _require_day_open(day)
+    with transaction.atomic():
+        cash_in = CashIn(
+            table=table,
+            gaming_day=day,
+            shift=shift_of(now),
+            notes=note_counts,
+            amount=amount,
+            chips=chip_counts,
+            chips_total=chips_total,
+            player_card=player_card,
+            destination=destination,
+            entered_by=actor,
+            entered_at=now,
+        )
+        _save(cash_in)
+        if amount >= settings.CASH_IN_ALERT_AMOUNT:
+            alert_raise(
+                table=table,
+                kind="cash_in_large",
+                params={"amount": str(amount), "threshold": settings.CASH_IN_ALERT_AMOUNT},
+                raised_by=actor,
+            )
+        if player_card:
+            total = CashIn.objects.filter(gaming_day=day, player_card=player_card).aggregate(
+                s=Sum("amount")
+            )["s"] or Decimal(0)
+            limit = settings.CASH_IN_PLAYER_DAY_ALERT_AMOUNT
+            if total >= limit > total - amount:
+                alert_raise(
+                    table=table,
+                    kind="cash_in_player_day",
+                    params={
+                        "card": player_card,
+                        "amount": str(total.quantize(CENT)),
+                        "threshold": limit,
+                    },
+                    raised_by=actor,
+                )
+        _publish_duty()
+    return cash_in
+
+
+def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
+    """The observing croupier's blind recount: confirmed when it matches the dealer's
+    figure, otherwise a mismatch alert for the inspector and the duty administrator."""
+    _require_table_role(actor, cash_in.table, TableRole.OBSERVING_CROUPIER)
+    note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
+    with transaction.atomic():
+        row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
+        if row.status != CashIn.Status.AWAITING_RECOUNT:
+            raise ValidationError(_("This cash-in is already recounted."), code="signed")
+        if row.entered_by_id == actor.pk:
+            raise ValidationError(_("The same person cannot recount his own entry."))
+        row.recount_notes = note_counts
+        row.recount_amount = amount
+        row.recounted_by = actor
+        row.recounted_at = timezone.now()
+        match = amount == row.amount and note_counts == row.notes
+        row.status = CashIn.Status.CONFIRMED if match else CashIn.Status.MISMATCH
+        _save(row)
+        if not match:
+            alert_raise(
+                table=row.table,
+                kind="recount_mismatch",
+                params={"entered": str(row.amount), "recounted": str(amount)},
+                severity=Alert.Severity.CRITICAL,
+                raised_by=actor,
+            )
+        _publish_duty()
+    return row
+
+
+def tip_record(*, table: Table, actor, box, amount) -> Tip:
+    """Chips given to the dealing croupier into the tip box."""
+    _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
+    value = money(amount)
+    try:
+        box_number = int(box)
+    except (TypeError, ValueError):
+        raise ValidationError(_("Choose a box."), code="bad_box")
+    if box_number not in table.box_numbers:
+        raise ValidationError(_("There is no box %(box)s at this table.") % {"box": box})
+    now = timezone.now()
+    _require_day_open(gaming_day_of(now))
+    with transaction.atomic():
+        tip = Tip(
+            table=table,
+            gaming_day=gaming_day_of(now),
+            shift=shift_of(now),
+            box=box_number,
+            amount=value,
+            recorded_by=actor,
+            recorded_at=now,
+        )
+        _save(tip)
+        _publish_duty()
+    return tip
+
+
+def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict) -> Slip:
+    """The inspector asks for a fill or a credit: the slip gets the next number of the
+    gaming day for its kind."""
+    _require_table_role(actor, table, TableRole.INSPECTOR)
+    if kind not in Slip.Kind.values:
+        raise ValidationError(_("Choose fill or credit."), code="bad_kind")
+    chip_counts, total = counts(counts_by_denomination, table.chip_denominations, what=_("chips"))
+    now = timezone.now()
+    day = gaming_day_of(now)
+    _require_day_open(day)
+    with transaction.atomic():
+        SlipCounter.objects.get_or_create(gaming_day=day, kind=kind)
+        counter = SlipCounter.objects.select_for_update().get(gaming_day=day, kind=kind)
+        counter.last += 1
+        counter.save(update_fields=["last"])
+        slip = Slip(
+            kind=kind,
+            gaming_day=day,
+            number=counter.last,
+            table=table,
+            counts=chip_counts,
+            total=total,
+            requested_by=actor,
+            requested_at=now,
+        )
+        _save(slip)
+        _publish_duty()
+    return slip
+
+
+def _locked(slip: Slip) -> Slip:
+    return Slip.objects.select_for_update().select_related("table").get(pk=slip.pk)
+
+
+def _signers(slip: Slip) -> set:
+    ids = {slip.requested_by_id, slip.issued_by_id, slip.received_by_id}
+    return {i for i in ids if i}
+
+
+def slip_issue(*, slip: Slip, actor) -> Slip:
+    """The duty administrator's signature: the chips are issued (fill) or taken (credit)."""
+    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    with transaction.atomic():
+        row = _locked(slip)
+        if row.voided_at or row.issued_at:
+            raise ValidationError(_("This slip is already signed at this step."), code="signed")
+        if actor.pk in _signers(row):
+            raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
+        row.issued_by = actor
+        row.issued_at = timezone.now()
+        _save(row)
+        _publish_duty()
+    return row
+
+
+def slip_receive(*, slip: Slip, actor) -> Slip:
+    """A croupier of the table signs that the chips arrived (fill) or left (credit)."""
+    _require_table_role(actor, slip.table, TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
+    with transaction.atomic():
+        row = _locked(slip)
+        if row.voided_at or row.received_at:
+            raise ValidationError(_("This slip is already signed at this step."), code="signed")
+        if not row.issued_at:
+            raise ValidationError(_("The slip is not issued yet."), code="not_issued")
+        if actor.pk in _signers(row):
+            raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
+        row.received_by = actor
+        row.received_at = timezone.now()
+        _save(row)
+        _publish_duty()
+    return row
+
+
+def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
+    """Void a slip: the first signature gives the reason, a second person confirms. The
+    slip itself is never changed otherwise and keeps its number."""
+    with transaction.atomic():
+        row = _locked(slip)
+        role = table_role_for(user=actor, table=row.table)
+        if role not in (TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR):
+            raise ValidationError(_("You are not allowed to do this."), code="forbidden")
+        now = timezone.now()
+        if row.void_confirmed_at:
+            raise ValidationError(_("This slip is already voided."), code="signed")
+        if row.voided_at is None:
+            if not (reason or "").strip():
+                raise ValidationError(_("Give the reason for the void."), code="no_reason")
+            row.void_reason = reason.strip()
+            row.voided_by = actor
+            row.voided_at = now
+        else:
+            if actor.pk == row.voided_by_id:
+                raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
+            row.void_confirmed_by = actor
+            row.void_confirmed_at = now
+        _save(row)
+        _publish_duty()
+    return row
+
+
+def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = "") -> DropCount:
+    """The counted drop of a table for a gaming day. A second entry is a correction: it
+    needs a note and points at the entry it replaces."""
+    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    value = money(amount)
+    _require_day_open(gaming_day)
+    with transaction.atomic():
+        current = (
+            DropCount.objects.select_for_update()
+            .filter(table=table, gaming_day=gaming_day, replaced_by__isnull=True)
+            .first()
+        )
+        if current is not None and not (note or "").strip():
+            raise ValidationError(
+                _("The drop is already entered: a correction needs a note."), code="signed"
+            )
+        drop = DropCount(
+            table=table,
+            gaming_day=gaming_day,
+            amount=value,
+            note=(note or "").strip(),
+            counted_by=actor,
+            entered_at=timezone.now(),
+            replaces=current,
+        )
+        _save(drop)
+    return drop
+
+
+def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolution:
+    """The duty administrator closes one exception with a note."""
+    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    if not (note or "").strip():
+        raise ValidationError(_("Write what was done about it."), code="no_note")
+    with transaction.atomic():
+        if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
+            raise ValidationError(_("This exception is already resolved."), code="signed")
+        resolution = Resolution(
+            kind=kind,
+            object_id=object_id,
+            note=note.strip(),
+            resolved_by=actor,
+            resolved_at=timezone.now(),
+        )
+        _save(resolution)
+    return resolution
+
+
+def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
+    """Close a gaming day: refused while any exception of that day is open."""
+    from cashdesk.selectors import open_exceptions
+
+    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    round_results_sync()
+    with transaction.atomic():
+        _require_day_open(gaming_day)
+        if open_exceptions(gaming_day=gaming_day):
+            raise ValidationError(
+                _("The gaming day has open exceptions: resolve them first."), code="exceptions"
+            )
+        close = GamingDayClose(gaming_day=gaming_day, closed_by=actor, closed_at=timezone.now())
+        _save(close)
+    return close
+
+
+def round_results_sync() -> int:
+    """Copy every closed round not yet copied into RoundResult (the round's own recorded
+    figures; the number of hands is the number of boxes the engine settled)."""
+    from game.models import Round
+
+    pending = (
+        Round.objects.filter(status=Round.Status.CLOSED, closed_at__isnull=False)
+        .exclude(pk__in=RoundResult.objects.values("round_id"))
+        .values("pk", "table_id", "closed_at", "total_bet", "players_net", "snapshot")
+    )
+    rows = []
+    for r in pending.iterator(chunk_size=500):
+        seats = (r["snapshot"] or {}).get("engine", {}).get("seats", [])
+        hands = sum(1 for s in seats if Decimal(s.get("bet") or 0) > 0)
+        rows.append(
+            RoundResult(
+                round_id=r["pk"],
+                table_id=r["table_id"],
+                gaming_day=gaming_day_of(r["closed_at"]),
+                shift=shift_of(r["closed_at"]),
+                closed_at=r["closed_at"],
+                hands=hands,
+                total_bet=r["total_bet"] or 0,
+                players_net=r["players_net"] or 0,
+            )
+        )
+    RoundResult.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+    return len(rows)
