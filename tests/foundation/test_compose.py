@@ -133,3 +133,10 @@ def test_image_is_python_311_slim_with_static_files_collected():
     assert "pip install ." in dockerfile
     assert "manage.py collectstatic --noinput" in dockerfile
     assert re.search(r"^USER \w+", dockerfile, re.M), "the app does not run as root"
+
+
+def test_a_reservation_worker_runs_the_expiry_loop(services):
+    worker = services["reservations"]
+    assert worker["command"] == ["python", "manage.py", "run_reservation_expiry"]
+    assert worker["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert "DATABASE_URL" in worker["environment"] and "REDIS_URL" in worker["environment"]
