@@ -120,3 +120,17 @@ def test_a_later_run_keeps_a_changed_password(db, debug_on):
 
     dealer.refresh_from_db()
     assert dealer.check_password("changed-9876")
+
+
+def test_table_one_is_opened_through_its_recorded_checklist(db, debug_on):
+    from tables.models import Checklist, ChipCount, TableChange
+
+    _seed()
+    _seed()
+    table = Table.objects.get(number=1)
+    assert table.status == Table.Status.OPEN
+    assert TableChange.objects.filter(table=table, kind="status").count() == 2
+    checklist = Checklist.objects.get(table=table)
+    assert checklist.signed and checklist.completed_at is not None
+    assert ChipCount.objects.filter(table=table, kind="opener").count() == 1
+    assert set(Table.objects.exclude(number=1).values_list("status", flat=True)) == {"closed"}

@@ -9,7 +9,9 @@ from django.db import transaction
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
-from tables.models import Pit, Table
+from tables import services as table_services
+from tables.checklists import step_codes
+from tables.models import Pit, Table, TableChange
 
 DEMO_PASSWORD = "demo1234"
 DEMO_PIN = "1234"
@@ -24,12 +26,15 @@ DEMO_USERS = [
 ]
 
 DEMO_TABLES = [
-    # number, name, boxes, min, max, rules, card entry, status
-    (1, "BJ-1", 7, "100", "5000", {"preset": "standard"}, "manual", Table.Status.OPEN),
-    (2, "BJ-2", 7, "200", "10000", {"preset": "hole-card"}, "manual", Table.Status.CLOSED),
-    (3, "BJ-3", 6, "500", "100000", {"preset": "open-cards"}, "manual", Table.Status.CLOSED),
-    (4, "BJ-4", 7, "50", "2000", {"preset": "standard"}, "simulated", Table.Status.CLOSED),
+    # number, name, boxes, min, max, rules, card entry (every table starts closed; table 1
+    # is then opened through its opening checklist, as a pit boss would)
+    (1, "BJ-1", 7, "100", "5000", {"preset": "standard"}, "manual"),
+    (2, "BJ-2", 7, "200", "10000", {"preset": "hole-card"}, "manual"),
+    (3, "BJ-3", 6, "500", "100000", {"preset": "open-cards"}, "manual"),
+    (4, "BJ-4", 7, "50", "2000", {"preset": "standard"}, "simulated"),
 ]
+DEMO_CHIPS = ["50", "100", "500", "1000", "5000"]
+DEMO_PAR = {"50": 100, "100": 100, "500": 60, "1000": 40, "5000": 20}
 
 
 class Command(BaseCommand):
@@ -41,7 +46,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             pit, _ = Pit.objects.get_or_create(name="Pit A")
             tables = {}
-            for number, name, boxes, lo, hi, rules, entry, status in DEMO_TABLES:
+            for number, name, boxes, lo, hi, rules, entry in DEMO_TABLES:
                 table, created = Table.objects.get_or_create(
                     number=number,
                     defaults={
@@ -52,7 +57,9 @@ class Command(BaseCommand):
                         "max_bet": Decimal(hi),
                         "rules": rules,
                         "card_entry": entry,
-                        "status": status,
+                        "status": Table.Status.CLOSED,
+                        "chip_denominations": DEMO_CHIPS,
+                        "par_float": DEMO_PAR,
                     },
                 )
                 tables[number] = table
@@ -79,8 +86,36 @@ class Command(BaseCommand):
                     table=table, role=role, ends_at__isnull=True
                 ).exists():
                     staff_services.assignment_start(table=table, user=user, role=role)
+            if not TableChange.objects.filter(
+                table=tables[1], to_status=Table.Status.OPEN
+            ).exists():
+                _open_demo_table(tables[1], users["pitboss"], users["inspector"])
         self.stdout.write(self.style.SUCCESS("Demo floor ready."))
         self.stdout.write(login_summary())
+
+
+def _open_demo_table(table, pitboss, inspector) -> None:
+    """Open ``table`` through its opening checklist (every step by the demo pit boss, signed
+    by the demo pit boss and inspector), so the demo shows a recorded opening."""
+    if table.status == Table.Status.OPEN:
+        return  # a demo database seeded before checklists existed
+    if not table.chip_denominations:
+        table_services.table_configure(
+            table=table, changed_by=pitboss, chip_denominations=DEMO_CHIPS, par_float=DEMO_PAR
+        )
+    checklist = table_services.checklist_start(table=table, kind="opening", started_by=pitboss)
+    data = {
+        "chip_float": {"counts": {d: n for d, n in DEMO_PAR.items() if d in DEMO_CHIPS}},
+        "cards": {"decks": 6, "spread_checked": True},
+        "cash_box": {"seal": "DEMO-0001", "tip_box": True},
+    }
+    for step in step_codes("opening"):
+        table_services.checklist_step_record(
+            checklist=checklist, step=step, done_by=pitboss, data=data.get(step, {})
+        )
+    table_services.checklist_sign(checklist=checklist, slot="pit_boss", signer=pitboss)
+    table_services.checklist_sign(checklist=checklist, slot="second", signer=inspector)
+    table_services.table_open(table=table, opened_by=pitboss)
 
 
 def login_summary() -> str:
