@@ -19,6 +19,11 @@ from tables.models import ChipCount, Table
 ZERO = Decimal(0)
 
 
+def _q(value) -> Decimal:
+    """A database sum as money with two decimals (SQLite drops trailing zeros)."""
+    return (value or ZERO).quantize(CENT)
+
+
 @lru_cache(maxsize=64)
 def _edge_for(rules_json: str) -> Decimal:
     import json
@@ -66,14 +71,14 @@ def live_totals(*, gaming_day: dt.date) -> list[dict]:
     for a in agg:
         row = rows[a["table_id"]]
         row.update(
-            cash_box=a["box"] or ZERO,
-            pit_cash_desk=a["pit"] or ZERO,
+            cash_box=_q(a["box"]),
+            pit_cash_desk=_q(a["pit"]),
             count=a["n"],
             awaiting=a["awaiting"],
             mismatch=a["mismatch"],
         )
     for a in Tip.objects.filter(gaming_day=gaming_day).values("table_id").annotate(s=Sum("amount")):
-        rows[a["table_id"]]["tips"] = a["s"]
+        rows[a["table_id"]]["tips"] = _q(a["s"])
     out = list(rows.values())
     for row in out:
         row["total"] = row["cash_box"] + row["pit_cash_desk"]
@@ -250,10 +255,10 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         )
     ):
         f = out[a["table_id"], a["gaming_day"]]
-        f.registered = a["box"] or ZERO
-        f.pit_cash = a["pit"] or ZERO
+        f.registered = _q(a["box"])
+        f.pit_cash = _q(a["pit"])
     for a in Tip.objects.filter(**days).values("table_id", "gaming_day").annotate(s=Sum("amount")):
-        out[a["table_id"], a["gaming_day"]].tips = a["s"]
+        out[a["table_id"], a["gaming_day"]].tips = _q(a["s"])
     for a in (
         Slip.objects.filter(**days, received_at__isnull=False, void_confirmed_at__isnull=True)
         .values("table_id", "gaming_day")
@@ -263,8 +268,8 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         )
     ):
         f = out[a["table_id"], a["gaming_day"]]
-        f.fills = a["fills"] or ZERO
-        f.credits = a["credits"] or ZERO
+        f.fills = _q(a["fills"])
+        f.credits = _q(a["credits"])
     for a in DropCount.objects.filter(**days, replaced_by__isnull=True).values(
         "table_id", "gaming_day", "amount"
     ):
@@ -282,7 +287,7 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
     ):
         f = out[a["table_id"], a["gaming_day"]]
         f.rounds, f.hands, f.hours = a["rounds"], a["hands"] or 0, a["hours"]
-        f.total_bet, f.players_net = a["bet"] or ZERO, a["net"] or ZERO
+        f.total_bet, f.players_net = _q(a["bet"]), _q(a["net"])
     for c in (
         ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
         .exclude(kind=ChipCount.Kind.SPOT)

@@ -1,0 +1,24 @@
+"""The duty administrator's live cash-in totals arrive over the socket after a cash-in."""
+
+import pytest
+from channels.db import database_sync_to_async
+
+from cashdesk import services
+from tests.conftest import ws_communicator
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_duty_screen_receives_the_new_total_after_a_cash_in(cash_table, crew):
+    communicator = await database_sync_to_async(ws_communicator)("/ws/duty/", crew["duty"])
+    connected, _ = await communicator.connect()
+    try:
+        assert connected
+        first = await communicator.receive_from(timeout=3)
+        assert 'data-testid="live-totals"' in first
+        await database_sync_to_async(services.cash_in_record)(
+            table=cash_table, actor=crew["dealer"], notes={"5000": 2}, chips={"5000": 2}
+        )
+        pushed = await communicator.receive_from(timeout=3)
+        assert 'data-testid="table-total">10000' in pushed
+    finally:
+        await communicator.disconnect()
