@@ -1,0 +1,95 @@
+"""The pit boss opens a table in Chromium; a reservation counts down and expires live on two
+screens at once."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tables.models import ChipCount, Reservation, Table, TableChange
+from tests.browser.tablet import sign_in_with_pin
+from tests.conftest import PASSWORD, PIN
+
+pytestmark = pytest.mark.browser
+
+
+def sign_in_pit_boss(page, username: str = "pitboss") -> None:
+    page.goto("/staff/login/")
+    page.locator('input[name="username"]').fill(username)
+    page.locator('input[name="password"]').fill(PASSWORD)
+    page.locator('form[action$="/staff/login/"] button[type="submit"]').click()
+    expect(page.get_by_test_id("home-heading")).to_be_visible()
+
+
+def test_pit_boss_opens_a_table_end_to_end(new_page, crew, table):
+    table.status = Table.Status.CLOSED
+    table.chip_denominations = ["100", "500"]
+    table.save()
+    page = new_page()
+    sign_in_pit_boss(page)
+    expect(page.get_by_test_id("status-1")).to_have_text("Closed")
+    page.get_by_test_id("checklist-1").click()
+    page.get_by_test_id("start-opening").click()
+    expect(page.get_by_test_id("table-status")).to_have_text("Opening")
+
+    page.get_by_test_id("count-100").fill("40")
+    page.get_by_test_id("count-500").fill("20")
+    page.get_by_test_id("do-chip_float").click()
+    expect(page.get_by_test_id("done-chip_float")).to_contain_text("Pitboss")
+    page.get_by_test_id("decks").fill("6")
+    page.get_by_test_id("spread-checked").check()
+    page.get_by_test_id("do-cards").click()
+    for step in ("shuffled", "cut", "cut_card", "shoe_loaded", "sign_out"):
+        page.get_by_test_id(f"do-{step}").click()
+        expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
+    page.get_by_test_id("seal").fill("S-4411")
+    page.get_by_test_id("tip-box").check()
+    page.get_by_test_id("do-cash_box").click()
+    page.get_by_test_id("do-staff").click()
+    expect(page.get_by_test_id("done-staff")).to_be_visible()
+
+    # Opening before the signatures is refused, with the reason.
+    page.get_by_test_id("complete").click()
+    expect(page.locator(".messages")).to_contain_text("needs both signatures")
+    # The same person cannot give the second signature.
+    page.get_by_test_id("sign-pit_boss-secret").fill(PASSWORD)
+    page.get_by_test_id("sign-pit_boss-submit").click()
+    expect(page.get_by_test_id("signature-pit_boss")).to_contain_text("Pitboss")
+    page.get_by_test_id("sign-second-identifier").fill("pitboss")
+    page.get_by_test_id("sign-second-secret").fill(PASSWORD)
+    page.get_by_test_id("sign-second-submit").click()
+    expect(page.locator(".messages")).to_contain_text("cannot sign here")
+    page.get_by_test_id("sign-second-identifier").fill("inspector")
+    page.get_by_test_id("sign-second-secret").fill(PIN)
+    page.get_by_test_id("sign-second-submit").click()
+    expect(page.get_by_test_id("signature-second")).to_contain_text("Inspector")
+    page.get_by_test_id("complete").click()
+    expect(page.get_by_test_id("table-status")).to_have_text("Open")
+    expect(page.get_by_test_id("history")).to_contain_text("Opening → Open")
+
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN
+    assert TableChange.objects.filter(table=table, kind="status").count() == 2
+    assert ChipCount.objects.get(table=table, kind="opener").total == 14000
+
+
+def test_a_reservation_counts_down_and_expires_on_two_screens(new_page, crew, table):
+    table.reservation_seconds = 5
+    table.save()
+    observer = new_page()
+    sign_in_with_pin(observer, "observer")
+    dealer = new_page()
+    sign_in_with_pin(dealer, "dealer")
+
+    observer.get_by_test_id("reserve-box").select_option("3")
+    observer.get_by_test_id("reserve-seat").fill("Ivan")
+    observer.get_by_test_id("reserve").click()
+    for page in (observer, dealer):
+        expect(page.get_by_test_id("reservation-3")).to_contain_text("Ivan")
+        expect(page.get_by_test_id("countdown-3")).to_have_text(re.compile(r"0:0[1-5]"))
+    # It ticks between pushes...
+    expect(dealer.get_by_test_id("countdown-3")).to_have_text(re.compile(r"0:0[1-3]"))
+    # ...and at zero the token is gone from both screens, recorded as expired.
+    for page in (observer, dealer):
+        expect(page.get_by_test_id("reservation-3")).to_have_count(0, timeout=15_000)
+    reservation = Reservation.objects.get(table=table, box=3)
+    assert reservation.end_reason == "expired"
