@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Sum
+from django.db.models import Exists, Max, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,6 +26,10 @@ from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
 from tables.models import Alert, Table
 from tables.services import alert_raise
+
+# How far before the last copied round's close a later copy looks again (a round's
+# ``closed_at`` is set inside its transaction; commits come within seconds of it).
+SYNC_MARGIN = dt.timedelta(minutes=10)
 
 
 def _require_table_role(actor, table: Table, *roles: str) -> str:
@@ -355,10 +359,14 @@ def round_results_sync() -> int:
     figures; the number of hands is the number of boxes the engine settled)."""
     from game.models import Round
 
-    pending = (
-        Round.objects.filter(status=Round.Status.CLOSED, closed_at__isnull=False)
-        .exclude(pk__in=RoundResult.objects.values("round_id"))
-        .values("pk", "table_id", "closed_at", "total_bet", "players_net", "snapshot")
+    # Only rounds closed since shortly before the last one copied (a watermark with a margin
+    # for late commits), and not copied yet: an anti-join on a small slice of the history.
+    last = RoundResult.objects.aggregate(m=Max("closed_at"))["m"]
+    recent = Round.objects.filter(status=Round.Status.CLOSED, closed_at__isnull=False)
+    if last is not None:
+        recent = recent.filter(closed_at__gte=last - SYNC_MARGIN)
+    pending = recent.filter(~Exists(RoundResult.objects.filter(round_id=OuterRef("pk")))).values(
+        "pk", "table_id", "closed_at", "total_bet", "players_net", "snapshot"
     )
     rows = []
     for r in pending.iterator(chunk_size=500):
