@@ -431,16 +431,22 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
     ):
         if s.pk not in resolved["slip"]:
             out.append({"kind": "slip", "object": s, "code": s.state, "table": s.table})
-    drops = DropCount.objects.filter(**day, replaced_by__isnull=True).select_related("table")
-    for d in drops:
-        if d.pk in resolved["drop"]:
-            continue
-        registered = (
-            CashIn.objects.filter(
-                table=d.table_id, gaming_day=d.gaming_day, destination=CashIn.Destination.CASH_BOX
-            ).aggregate(s=Sum("amount"))["s"]
-            or ZERO
+    drops = [
+        d
+        for d in DropCount.objects.filter(**day, replaced_by__isnull=True).select_related("table")
+        if d.pk not in resolved["drop"]
+    ]
+    registered_by = {
+        (a["table_id"], a["gaming_day"]): a["s"]
+        for a in CashIn.objects.filter(
+            destination=CashIn.Destination.CASH_BOX,
+            gaming_day__in={d.gaming_day for d in drops},
         )
+        .values("table_id", "gaming_day")
+        .annotate(s=Sum("amount"))
+    }
+    for d in drops:
+        registered = registered_by.get((d.table_id, d.gaming_day)) or ZERO
         if registered != d.amount:
             out.append(
                 {
