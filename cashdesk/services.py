@@ -296,11 +296,12 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     value = money(amount)
     _require_day_open(gaming_day)
     with transaction.atomic():
-        current = (
-            DropCount.objects.select_for_update()
-            .filter(table=table, gaming_day=gaming_day, replaced_by__isnull=True)
-            .first()
-        )
+        # Lock the table's row: two entries for one table take turns (the current drop is
+        # found through a reverse one-to-one, an outer join that cannot be locked itself).
+        Table.objects.select_for_update().filter(pk=table.pk).first()
+        current = DropCount.objects.filter(
+            table=table, gaming_day=gaming_day, replaced_by__isnull=True
+        ).first()
         if current is not None and not (note or "").strip():
             raise ValidationError(
                 _("The drop is already entered: a correction needs a note."), code="signed"
