@@ -1,5 +1,6 @@
-"""The cash report as CSV and XLSX. Money stays Decimal in CSV (text) and is written to
-XLSX as numbers with two decimals; a missing figure (no opener, closer or drop) is empty."""
+"""The cash report as CSV and XLSX. Money stays Decimal: text in CSV, numbers written from
+their Decimal text with two decimals shown in XLSX; a missing figure (no opener, closer or
+drop) is empty."""
 
 import csv
 import io
@@ -54,14 +55,10 @@ def report_xlsx(report: dict) -> bytes:
     sheet.title = f"{report['first']:%Y-%m-%d}"[:31]
     sheet.append([title() for _key, title in COLUMNS])
     for row in _rows(report):
-        cells = []
-        for key, _t in COLUMNS:
-            value = row[key]
-            cells.append(float(value) if isinstance(value, Decimal) else value)
-        sheet.append(cells)
+        sheet.append([row[key] for key, _t in COLUMNS])
     for column in sheet.iter_cols(min_row=2, min_col=2):
         for cell in column:
-            if isinstance(cell.value, float):
+            if isinstance(cell.value, Decimal):
                 cell.number_format = "0.00"
     out = io.BytesIO()
     book.save(out)

@@ -139,6 +139,7 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
     note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
     with transaction.atomic():
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
+        _require_day_open(row.gaming_day)
         if row.status != CashIn.Status.AWAITING_RECOUNT:
             raise ValidationError(_("This cash-in is already recounted."), code="signed")
         if row.entered_by_id == actor.pk:
@@ -220,7 +221,9 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
 
 
 def _locked(slip: Slip) -> Slip:
-    return Slip.objects.select_for_update().select_related("table").get(pk=slip.pk)
+    row = Slip.objects.select_for_update(of=("self",)).select_related("table").get(pk=slip.pk)
+    _require_day_open(row.gaming_day)
+    return row
 
 
 def _signers(slip: Slip) -> set:

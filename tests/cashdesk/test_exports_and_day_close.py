@@ -121,3 +121,22 @@ def test_unsigned_and_voided_slips_are_exceptions(cash_table, crew):
     services.slip_void(slip=slip, actor=crew["inspector"], reason="not needed")
     services.slip_void(slip=slip, actor=crew["duty"])
     assert [e["code"] for e in open_exceptions(gaming_day=today())] == ["voided"]
+
+
+def test_a_closed_day_refuses_late_signatures(cash_table, crew):
+    cash_in = services.cash_in_record(
+        table=cash_table, actor=crew["dealer"], notes={"1000": 2}, chips={"1000": 2}
+    )
+    slip = services.slip_request(
+        table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
+    )
+    for kind, pk in (("cash_in", cash_in.pk), ("slip", slip.pk)):
+        services.exception_resolve(kind=kind, object_id=pk, actor=crew["duty"], note="checked")
+    services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    with pytest.raises(ValidationError):
+        services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 2})
+    with pytest.raises(ValidationError):
+        services.slip_issue(slip=slip, actor=crew["duty"])
+    cash_in.refresh_from_db()
+    slip.refresh_from_db()
+    assert cash_in.recounted_at is None and slip.issued_at is None
