@@ -36,7 +36,7 @@
     document.body.classList.add("pending");
   });
 
-  // Drop a fragment older than the one on screen (a resync can overtake a broadcast).
+  // Drop a fragment that is not newer than the one on screen.
   document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var tpl = document.createElement("template");
     tpl.innerHTML = evt.detail.message;
@@ -44,8 +44,10 @@
     for (var i = 0; i < children.length; i++) {
       var incoming = children[i].getAttribute("data-version");
       var current = children[i].id && document.getElementById(children[i].id);
+      // Older than the screen: overtaken. Equal: the same state (the full state sent on
+      // connect) — keep the screen, and whatever the croupier is typing into it.
       if (incoming !== null && current && current.getAttribute("data-version") !== null &&
-          parseInt(incoming, 10) < parseInt(current.getAttribute("data-version"), 10)) {
+          parseInt(incoming, 10) <= parseInt(current.getAttribute("data-version"), 10)) {
         evt.preventDefault();
         return;
       }
