@@ -33,6 +33,11 @@ def env_int(name: str, default: int) -> int:
     return int(env(name, str(default)))
 
 
+def env_float(name: str, default: float) -> float:
+    value = os.environ.get(name, "")
+    return float(value) if value.strip() else default
+
+
 DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = env("SECRET_KEY")
 if not SECRET_KEY:
@@ -151,6 +156,20 @@ SHIFT_START_HOURS = [int(h) for h in env_list("SHIFT_START_HOURS", "6,14,22")]
 CASH_IN_ALERT_AMOUNT = env_int("CASH_IN_ALERT_AMOUNT", 100000)
 CASH_IN_PLAYER_DAY_ALERT_AMOUNT = env_int("CASH_IN_PLAYER_DAY_ALERT_AMOUNT", 300000)
 CASH_NOTE_DENOMINATIONS = env_list("CASH_NOTE_DENOMINATIONS", "50,100,200,500,1000,2000,5000")
+
+# The floor watch (docs/detection.md; manage.py run_floor_watch): a table open with no
+# command for this many minutes is idle; a croupier longer than the rotation period on one
+# table is due for rotation; a shift result further than this many standard deviations from
+# the theoretical result (after at least this many rounds) is a deviation; a box whose bet
+# follows the true count (Spearman rho and z = rho * sqrt(n - 1), over at least N rounds of
+# the shift) is flagged for advantage play.
+TABLE_IDLE_MINUTES = env_int("TABLE_IDLE_MINUTES", 10)
+ROTATION_MINUTES = env_int("ROTATION_MINUTES", 60)
+DEVIATION_SIGMAS = env_float("DEVIATION_SIGMAS", 3.0)
+DEVIATION_MIN_ROUNDS = env_int("DEVIATION_MIN_ROUNDS", 30)
+ADVANTAGE_MIN_ROUNDS = env_int("ADVANTAGE_MIN_ROUNDS", 30)
+ADVANTAGE_MIN_RHO = env_float("ADVANTAGE_MIN_RHO", 0.3)
+ADVANTAGE_MIN_Z = env_float("ADVANTAGE_MIN_Z", 3.0)
 
 LANGUAGE_CODE = env("LANGUAGE_CODE", "ru")
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
