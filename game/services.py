@@ -179,7 +179,32 @@ def _dispatch(table, live_row, actor, role, action, command) -> None:
             raise CommandRefused("box_reserved", box=int(box))
     if action == "close-bets" and not command.get("occupancy_acknowledged"):
         _check_occupancy(table, round_row)
-    _apply(live_row, round_row, actor, _normalise(command))
+    events = _apply(live_row, round_row, actor, _normalise(command))
+    if action in ("correct-card", "void"):
+        _alert_for(table, round_row, actor, action, events)
+
+
+def _alert_for(table, round_row, actor, action, events) -> None:
+    """A card correction or a voided round is something the inspector must see."""
+    from tables.models import Alert
+    from tables.services import alert_raise
+
+    for event in events:
+        if event.get("kind") == "correction":
+            alert_raise(
+                table=table,
+                kind="card_corrected",
+                params={"round": round_row.number, "old": event["old"], "new": event["new"]},
+                raised_by=actor,
+            )
+        elif event.get("kind") == "voided":
+            alert_raise(
+                table=table,
+                kind="round_voided",
+                params={"round": round_row.number, "reason": event["reason"]},
+                severity=Alert.Severity.CRITICAL,
+                raised_by=actor,
+            )
 
 
 def _check_occupancy(table, round_row) -> None:
@@ -436,6 +461,9 @@ def _flag(table, live_row, actor, command) -> None:
     ErrorFlag.objects.create(
         table=table, round=live_row.current_round, raised_by=actor, note=note[:1000]
     )
+    from tables.services import alert_raise
+
+    alert_raise(table=table, kind="flag", params={"note": note[:1000]}, raised_by=actor)
 
 
 def _flag_seen(table, actor, command) -> None:

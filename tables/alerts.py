@@ -15,6 +15,20 @@ ALERT_MESSAGES = {
         "Box %(box)s (%(seat)s): the reservation ends in %(minutes)s minutes."
     ),
     "reservation_expired": _("Box %(box)s (%(seat)s): the reservation expired; the box is free."),
+    "card_corrected": _("Round %(round)s: the dealer corrected a card entry, %(old)s → %(new)s"),
+    "round_voided": _("Round %(round)s voided: %(reason)s"),
+    "table_idle": _("No command at the table for %(minutes)s minutes."),
+    "croupier_rotation": _(
+        "%(name)s has been at the table for %(minutes)s minutes (rotation every %(limit)s)."
+    ),
+    "result_deviation": _(
+        "Shift result %(result)s against a theoretical %(theoretical)s: %(z)s standard "
+        "deviations over %(rounds)s rounds."
+    ),
+    "advantage_play": _(
+        "Box %(box)s: the bet follows the true count (Spearman %(rho)s over %(rounds)s "
+        "rounds): possible card counting."
+    ),
     "float_difference": _(
         "Chip float at opening %(opener)s differs from the last closing count %(closer)s "
         "by %(difference)s."
