@@ -45,6 +45,24 @@ class DutyConsumer(AsyncWebsocketConsumer):
     async def duty_refresh(self, event):
         await self.send(text_data=await self._render())
 
+    async def duty_replacements(self, event):
+        await self.send(text_data=await self._render_replacements())
+
+    @database_sync_to_async
+    def _render_replacements(self) -> str:
+        from staff.selectors import replacement_panel
+
+        cookies = self.scope.get("cookies") or {}
+        with translation.override(self.language):
+            return render_to_string(
+                "staff/_replacement_panel.html",
+                {
+                    "open_replacements": replacement_panel(),
+                    "version": time.time_ns() // 1000,
+                    "csrf_token": cookies.get("csrftoken", ""),
+                },
+            )
+
     @database_sync_to_async
     def _render(self) -> str:
         with translation.override(self.language):

@@ -19,6 +19,7 @@ from cashdesk.gaming import gaming_day_of
 from cashdesk.models import CashIn, GamingDayClose, Resolution, Slip
 from staff.access import role_required, table_required
 from staff.roles import Role, TableRole
+from staff.selectors import replacement_panel
 from tables.models import Table
 
 TABLE_PEOPLE = (
@@ -198,6 +199,7 @@ def _duty_page(request, *, error: str = "", status: int = 200):
             "to_issue": selectors.slips_to_issue(),
             "closed_days": GamingDayClose.objects.order_by("-gaming_day")[:5],
             "resolution_kinds": Resolution.Kind.choices,
+            "open_replacements": replacement_panel(),
         },
         status=status,
     )

@@ -303,6 +303,11 @@ def _record(live_row, round_row, actor, command, events, state) -> None:
     if state.cut_card_out and shoe.cut_card_out is None:
         shoe.cut_card_out = state.cut_card_out
     shoe.save(update_fields=["state", "cut_card_out"])
+    if state.status in ("closed", "voided"):
+        # A round boundary: an approved croupier replacement hands the tablet over now.
+        from staff.services import replacement_hand_over_due
+
+        replacement_hand_over_due(table=round_row.table)
 
 
 def _deal_next(table, live_row, round_row, actor) -> None:

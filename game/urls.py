@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import views
+from game import replay_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -9,4 +9,6 @@ urlpatterns = [
     path("inspector/", views.inspector_home, name="inspector_home"),
     path("tables/<int:table_id>/dealer/", views.dealer, name="dealer"),
     path("tables/<int:table_id>/watch/", views.observer, name="observer"),
+    path("rounds/", replay_views.replay_search, name="replay_search"),
+    path("rounds/<int:round_id>/", replay_views.replay, name="replay"),
 ]

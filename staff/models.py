@@ -96,3 +96,75 @@ class TableAssignment(models.Model):
     @property
     def is_current(self) -> bool:
         return self.ends_at is None
+
+
+class ReplacementRequest(models.Model):
+    """The inspector asks for a croupier to be replaced; the duty administrator decides.
+
+    Document 000: the inspector decides a croupier must be replaced and reports it to the
+    duty administrator, who decides. An approved request hands the tablet over at the next
+    round boundary (``handed_over_at``). Never deleted: every request is history.
+    """
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("Requested")
+        APPROVED = "approved", _("Approved: hand-over at the next round boundary")
+        REJECTED = "rejected", _("Rejected")
+        DONE = "done", _("Handed over")
+
+    table = models.ForeignKey(
+        "tables.Table",
+        on_delete=models.PROTECT,
+        related_name="replacement_requests",
+        verbose_name=_("table"),
+    )
+    role = models.CharField(
+        _("role"),
+        max_length=32,
+        choices=[
+            (TableRole.DEALING_CROUPIER.value, TableRole.DEALING_CROUPIER.label),
+            (TableRole.OBSERVING_CROUPIER.value, TableRole.OBSERVING_CROUPIER.label),
+        ],
+    )
+    current_person = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="+", verbose_name=_("croupier to replace")
+    )
+    reason = models.TextField(_("reason"), max_length=1000)
+    requested_by = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested by")
+    )
+    requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.REQUESTED
+    )
+    decided_by = models.ForeignKey(
+        User,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    replacement = models.ForeignKey(
+        User,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("replacement"),
+    )
+    decision_note = models.TextField(_("decision note"), max_length=1000, blank=True)
+    handed_over_at = models.DateTimeField(_("handed over at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("croupier replacement request")
+        verbose_name_plural = _("croupier replacement requests")
+        ordering = ["-requested_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.get_role_display()} — {self.current_person}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.REQUESTED

@@ -60,3 +60,44 @@ def table_staff(*, table) -> dict[str, User]:
 
 def locked_pins() -> QuerySet[User]:
     return User.objects.filter(pin_locked_at__isnull=False).order_by("-pin_locked_at")
+
+
+def replacement_requests(*, tables=None, limit: int | None = None):
+    """Croupier replacement requests, newest first (``tables``: only those tables)."""
+    from staff.models import ReplacementRequest
+
+    rows = ReplacementRequest.objects.select_related(
+        "table", "current_person", "requested_by", "decided_by", "replacement"
+    )
+    if tables is not None:
+        rows = rows.filter(table__in=tables)
+    return rows[:limit] if limit else rows
+
+
+def replacement_open(*, tables=None):
+    """Requests still waiting: for a decision, or (approved) for the round boundary."""
+    from staff.models import ReplacementRequest
+
+    return replacement_requests(tables=tables).filter(
+        status__in=[ReplacementRequest.Status.REQUESTED, ReplacementRequest.Status.APPROVED]
+    )
+
+
+def replacement_candidates(*, role: str) -> QuerySet[User]:
+    """People holding croupier ``role`` who work no table now: who may take over."""
+    busy = TableAssignment.objects.filter(
+        ends_at__isnull=True, role__in=[TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER]
+    ).values("user")
+    return (
+        User.objects.filter(is_active=True, groups__name=role)
+        .exclude(pk__in=busy)
+        .order_by("full_name", "username")
+    )
+
+
+def replacement_panel() -> list[dict]:
+    """The duty administrator's open requests, each with who may take over."""
+    return [
+        {"request": r, "candidates": list(replacement_candidates(role=r.role))}
+        for r in replacement_open()
+    ]

@@ -167,3 +167,201 @@ def assignment_end(*, assignment: TableAssignment) -> None:
     if assignment.ends_at is None:
         assignment.ends_at = timezone.now()
         assignment.save(update_fields=["ends_at"])
+
+
+# -- croupier replacement -------------------------------------------------------------------
+
+CROUPIER_ROLES = (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
+
+
+def _publish_replacements_on_commit(table_id: int | None = None) -> None:
+    """After the write commits: the duty administrators' panel, and the table's screens
+    (whose staff line changes when a croupier hands over)."""
+
+    def publish():
+        from staff.publish import publish_replacements
+
+        publish_replacements()
+        if table_id is not None:
+            from game.publish import publish_table
+
+            publish_table(table_id)
+
+    transaction.on_commit(publish)
+
+
+def replacement_request(*, table, role: str, reason: str, requested_by: User):
+    """The inspector of ``table`` asks for its croupier in ``role`` to be replaced.
+
+    Refused when the person asking does not oversee the table now, when nobody holds the
+    role, when the reason is empty, or when a request for that role is already open.
+    """
+    from staff.models import ReplacementRequest
+    from staff.selectors import table_staff
+
+    reason = (reason or "").strip()
+    if role not in CROUPIER_ROLES:
+        raise ValidationError(_("Only a croupier can be replaced this way."), code="bad_role")
+    if (
+        not requested_by.has_role(Role.INSPECTOR)
+        or not TableAssignment.objects.filter(
+            table=table, user=requested_by, role=TableRole.INSPECTOR, ends_at__isnull=True
+        ).exists()
+    ):
+        raise ValidationError(
+            _("Only the inspector of this table can request a replacement."), code="not_inspector"
+        )
+    if not reason:
+        raise ValidationError(_("Give the reason for the replacement."), code="reason_required")
+    with transaction.atomic():
+        current = table_staff(table=table).get(role)
+        if current is None:
+            raise ValidationError(_("Nobody holds this role at this table."), code="nobody")
+        open_request = ReplacementRequest.objects.select_for_update().filter(
+            table=table,
+            role=role,
+            status__in=[ReplacementRequest.Status.REQUESTED, ReplacementRequest.Status.APPROVED],
+        )
+        if open_request.exists():
+            raise ValidationError(
+                _("A replacement for this role at this table is already open."),
+                code="already_open",
+            )
+        request = ReplacementRequest(
+            table=table,
+            role=role,
+            current_person=current,
+            reason=reason[:1000],
+            requested_by=requested_by,
+        )
+        request.full_clean()
+        request.save()
+        _publish_replacements_on_commit()
+    return request
+
+
+def _decided(request_id: int, decided_by: User):
+    from staff.models import ReplacementRequest
+
+    if not decided_by.has_role(Role.DUTY_ADMINISTRATOR):
+        raise ValidationError(
+            _("Only the duty administrator decides a replacement."), code="not_duty"
+        )
+    request = (
+        ReplacementRequest.objects.select_for_update()
+        .select_related("table", "current_person", "decided_by", "replacement")
+        .get(pk=request_id)
+    )
+    if request.status != ReplacementRequest.Status.REQUESTED:
+        raise ValidationError(
+            _("This request was already decided (%(status)s by %(person)s): nothing changed.")
+            % {
+                "status": request.get_status_display(),
+                "person": request.decided_by.display_name if request.decided_by else "—",
+            },
+            code="already_decided",
+        )
+    return request
+
+
+def replacement_approve(*, request_id: int, decided_by: User, replacement: User, note: str = ""):
+    """The duty administrator approves, naming the croupier who takes over.
+
+    The replacement must hold the role and work no other table; the hand-over happens at
+    once when no round is open at the table, otherwise when its round closes or is voided
+    (:func:`replacement_hand_over_due`). Deciding a request twice is refused.
+    """
+    from staff.models import ReplacementRequest
+
+    with transaction.atomic():
+        request = _decided(request_id, decided_by)
+        if replacement is None or not replacement.is_active:
+            raise ValidationError(_("Name the croupier who takes over."), code="no_replacement")
+        if not replacement.has_role(request.role):
+            raise ValidationError(
+                _("%(person)s does not hold the role %(role)s.")
+                % {"person": replacement.display_name, "role": request.get_role_display()},
+                code="role_missing",
+            )
+        if replacement.pk == request.current_person_id:
+            raise ValidationError(_("The replacement must be another person."), code="same_person")
+        if TableAssignment.objects.filter(
+            user=replacement, ends_at__isnull=True, role__in=CROUPIER_ROLES
+        ).exists():
+            raise ValidationError(
+                _("%(person)s is already working at another table or role.")
+                % {"person": replacement.display_name},
+                code="busy",
+            )
+        request.status = ReplacementRequest.Status.APPROVED
+        request.decided_by = decided_by
+        request.decided_at = timezone.now()
+        request.replacement = replacement
+        request.decision_note = (note or "").strip()[:1000]
+        request.full_clean()
+        request.save()
+        replacement_hand_over_due(table=request.table)
+        _publish_replacements_on_commit(request.table_id)
+    request.refresh_from_db()
+    return request
+
+
+def replacement_reject(*, request_id: int, decided_by: User, note: str):
+    """The duty administrator rejects a request, saying why. Deciding twice is refused."""
+    from staff.models import ReplacementRequest
+
+    note = (note or "").strip()
+    if not note:
+        raise ValidationError(_("Say why the request is rejected."), code="note_required")
+    with transaction.atomic():
+        request = _decided(request_id, decided_by)
+        request.status = ReplacementRequest.Status.REJECTED
+        request.decided_by = decided_by
+        request.decided_at = timezone.now()
+        request.decision_note = note[:1000]
+        request.full_clean()
+        request.save()
+        _publish_replacements_on_commit()
+    return request
+
+
+def replacement_hand_over_due(*, table) -> list:
+    """Hand over every approved replacement of ``table`` if no round is open there.
+
+    Called when a request is approved and by ``game.services`` when a round is closed or
+    voided (inside that command's transaction, so the next command is already refused to
+    the old croupier). A hand-over that cannot happen (the replacement took another table
+    meanwhile) stays approved and is tried again at the next boundary; it never blocks the
+    round's own command.
+    """
+    from game.models import LiveTable
+    from staff.models import ReplacementRequest
+
+    live_row = LiveTable.objects.filter(table=table).select_related("current_round").first()
+    if live_row is not None and live_row.current_round and live_row.current_round.is_open:
+        return []
+    done = []
+    for request in (
+        ReplacementRequest.objects.select_for_update()
+        .filter(table=table, status=ReplacementRequest.Status.APPROVED)
+        .select_related("replacement")
+        .order_by("decided_at")
+    ):
+        try:
+            with transaction.atomic():
+                assignment_start(
+                    table=table,
+                    user=request.replacement,
+                    role=request.role,
+                    assigned_by=request.decided_by,
+                    replace=True,
+                )
+                request.status = ReplacementRequest.Status.DONE
+                request.handed_over_at = timezone.now()
+                request.save(update_fields=["status", "handed_over_at"])
+        except ValidationError:
+            continue
+        done.append(request)
+    if done:
+        _publish_replacements_on_commit(table.pk)
+    return done

@@ -11,4 +11,11 @@ urlpatterns = [
     path("home/", views.home, name="home"),
     path("lockouts/", views.lockouts_view, name="lockouts"),
     path("lockouts/<int:user_id>/unlock/", views.unlock_view, name="unlock"),
+    path(
+        "tables/<int:table_id>/replacement/",
+        views.replacement_request_view,
+        name="replacement_request",
+    ),
+    path("replacements/", views.replacements_view, name="replacements"),
+    path("replacements/decide/", views.replacement_decide_view, name="replacement_decide"),
 ]

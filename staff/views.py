@@ -3,7 +3,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from staff import selectors, services
-from staff.access import role_required
+from staff.access import role_required, table_required
 from staff.models import User
-from staff.roles import HOME_ORDER, Role
+from staff.roles import HOME_ORDER, Role, TableRole
 
 LANGUAGE_COOKIE = "django_language"
 
@@ -134,3 +134,111 @@ def error_404(request, exception=None):
 
 def error_500(request):
     return render(request, "500.html", status=500)
+
+
+# -- croupier replacement -------------------------------------------------------------------
+
+
+def _error_text(error) -> str:
+    return " ".join(error.messages)
+
+
+@table_required(TableRole.INSPECTOR)
+def replacement_request_view(request, table, table_role):
+    """The inspector asks the duty administrator to replace a croupier of this table."""
+    error = ""
+    status = 200
+    if request.method == "POST":
+        try:
+            services.replacement_request(
+                table=table,
+                role=request.POST.get("role", ""),
+                reason=request.POST.get("reason", ""),
+                requested_by=request.user,
+            )
+        except ValidationError as exc:
+            error, status = _error_text(exc), 400
+        else:
+            messages.success(request, _("Request sent to the duty administrator."))
+            return redirect("staff:replacement_request", table_id=table.pk)
+    return render(
+        request,
+        "staff/replacement_request.html",
+        {
+            "table": table,
+            "staff": selectors.table_staff(table=table),
+            "roles": [(r.value, r.label) for r in services.CROUPIER_ROLES],
+            "history": selectors.replacement_requests(tables=[table], limit=20),
+            "error": error,
+            "form": request.POST if error else {},
+        },
+        status=status,
+    )
+
+
+@role_required(Role.DUTY_ADMINISTRATOR, Role.INSPECTOR)
+def replacements_view(request):
+    """Every replacement request and its decision: the duty administrator sees all, an
+    inspector those of the tables they oversee now."""
+    tables = None
+    if not request.user.has_role(Role.DUTY_ADMINISTRATOR):
+        tables = selectors.inspector_tables(user=request.user)
+    return render(
+        request,
+        "staff/replacements.html",
+        {"requests": selectors.replacement_requests(tables=tables, limit=200)},
+    )
+
+
+@require_POST
+@role_required(Role.DUTY_ADMINISTRATOR)
+def replacement_decide_view(request):
+    """Approve (naming the replacement) or reject (with a note) one request."""
+    from staff.models import ReplacementRequest
+
+    try:
+        request_id = int(request.POST.get("request", ""))
+        replacement_request = ReplacementRequest.objects.get(pk=request_id)
+    except (TypeError, ValueError, ReplacementRequest.DoesNotExist):
+        return _duty_replacement_refused(request, _("Choose a request to decide."))
+    decision = request.POST.get("decision")
+    note = request.POST.get("note", "")
+    try:
+        if decision == "approve":
+            person = User.objects.filter(pk=_int_or_none(request.POST.get("replacement"))).first()
+            services.replacement_approve(
+                request_id=replacement_request.pk,
+                decided_by=request.user,
+                replacement=person,
+                note=note,
+            )
+            messages.success(
+                request,
+                _("Replacement approved: the hand-over happens at the next round boundary."),
+            )
+        elif decision == "reject":
+            services.replacement_reject(
+                request_id=replacement_request.pk, decided_by=request.user, note=note
+            )
+            messages.success(request, _("Replacement request rejected."))
+        else:
+            return _duty_replacement_refused(request, _("Approve or reject the request."))
+    except ValidationError as exc:
+        return _duty_replacement_refused(request, _error_text(exc), status=409)
+    return redirect(_safe_next(request, reverse("cashdesk:duty_home")))
+
+
+def _int_or_none(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _duty_replacement_refused(request, error: str, status: int = 400):
+    return render(
+        request,
+        "staff/replacements.html",
+        {"requests": selectors.replacement_requests(limit=200), "error": error},
+        status=status,
+    )

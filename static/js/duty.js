@@ -8,7 +8,15 @@
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     const socket = new WebSocket(scheme + location.host + box.dataset.ws);
     socket.onopen = () => { delay = 1000; };
-    socket.onmessage = (event) => { box.innerHTML = event.data; };
+    socket.onmessage = (event) => {
+      // The replacement requests panel comes whole, by its id; anything else is the totals.
+      if (event.data.startsWith('<section id="duty-replacements"')) {
+        const panel = document.getElementById("duty-replacements");
+        if (panel) panel.outerHTML = event.data;
+        return;
+      }
+      box.innerHTML = event.data;
+    };
     socket.onclose = (event) => {
       if (event.code === 4401 || event.code === 4403) return;
       setTimeout(connect, delay);

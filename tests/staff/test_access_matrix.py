@@ -55,6 +55,10 @@ SCREENS = {
         {"dealer": 200, "observer": 200, "inspector": 200, "duty": 200, "pitboss": 200},
     ),
     "staff:lockouts": ({}, {"duty": 200}),
+    "staff:replacement_request": ({"table_id": "T"}, {"inspector": 200}),
+    "staff:replacements": ({}, {"inspector": 200, "duty": 200}),
+    "game:replay_search": ({}, {"inspector": 200, "duty": 200}),
+    "game:replay": ({"round_id": "R"}, {"inspector": 200, "duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:config": ({"table_id": "T"}, {"pitboss": 200}),
@@ -62,6 +66,7 @@ SCREENS = {
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
 POST_ONLY = {
     "staff:unlock": ({"user_id": "U"}, {"duty": 302}),
+    "staff:replacement_decide": ({}, {"duty": 400}),
     "cashdesk:slip_issue": ({}, {"duty": 400}),
     "cashdesk:resolve": ({}, {"duty": 400}),
     "cashdesk:day_close": ({}, {"duty": 400}),
@@ -91,7 +96,17 @@ def people(crew, make_user, make_table):
 
 def _url(name, kwargs, table, people):
     values = {"T": table.pk, "U": people["dealer"].pk}
+    if "R" in kwargs.values():
+        values["R"] = _a_round(table, people)
     return reverse(name, kwargs={k: values[v] for k, v in kwargs.items()})
+
+
+def _a_round(table, people) -> int:
+    """A round of ``table`` (opened by its dealing croupier), for the replay screen."""
+    from tests.game.conftest import Desk, current_round
+
+    Desk(table, people["dealer"]).start_round()
+    return current_round(table).pk
 
 
 def _all_names(resolver=None, prefix=""):

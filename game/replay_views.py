@@ -1,0 +1,121 @@
+"""Round replay and the search for rounds: the inspector (their tables) and the duty
+administrator (every table)."""
+
+from django import forms
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
+
+from game import selectors
+from game.models import Round
+from game.replay import replay_steps, step_view
+from staff.access import role_required
+from staff.roles import Role
+from staff.selectors import inspector_tables
+from tables.models import Table
+
+PAGE_SIZE = 25
+
+
+def replay_tables(user):
+    """The tables whose rounds ``user`` may replay."""
+    if user.has_role(Role.DUTY_ADMINISTRATOR):
+        return Table.objects.order_by("number")
+    return inspector_tables(user=user)
+
+
+class RoundSearchForm(forms.Form):
+    table = forms.ModelChoiceField(queryset=Table.objects.none(), required=False, label=_("Table"))
+    opened_from = forms.DateTimeField(
+        required=False,
+        label=_("Opened from"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    opened_to = forms.DateTimeField(
+        required=False,
+        label=_("Opened until"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    min_total_bet = forms.DecimalField(
+        required=False, min_value=0, max_digits=14, decimal_places=2, label=_("Total bet at least")
+    )
+    min_result = forms.DecimalField(
+        required=False,
+        min_value=0,
+        max_digits=14,
+        decimal_places=2,
+        label=_("Result at least (won or lost)"),
+    )
+    box = forms.IntegerField(required=False, min_value=1, max_value=9, label=_("Box"))
+    alert = forms.BooleanField(required=False, label=_("With an alert during the round"))
+
+    def __init__(self, *args, tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = tables
+
+
+@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+def replay_search(request):
+    """Rounds by table, time, amount, box and alert, newest first, a page at a time."""
+    tables = replay_tables(request.user)
+    form = RoundSearchForm(request.GET or None, tables=tables)
+    page = None
+    status = 200
+    if not request.GET:
+        rows = selectors.rounds_search(tables=tables)
+    elif form.is_valid():
+        data = form.cleaned_data
+        rows = selectors.rounds_search(
+            tables=tables,
+            table_id=data["table"].pk if data["table"] else None,
+            opened_from=data["opened_from"],
+            opened_to=data["opened_to"],
+            min_total_bet=data["min_total_bet"],
+            min_result=data["min_result"],
+            box=data["box"],
+            with_alert=data["alert"],
+        )
+    else:
+        rows, status = None, 400
+    if rows is not None:
+        page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "game/replay_search.html",
+        {"form": form, "page": page, "query": query.urlencode()},
+        status=status,
+    )
+
+
+@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+def replay(request, round_id: int):
+    """One round from its event log: each step (who, what, when) and the table after it."""
+    round_row = get_object_or_404(Round.objects.select_related("table", "shoe"), pk=round_id)
+    if not replay_tables(request.user).filter(pk=round_row.table_id).exists():
+        raise PermissionDenied
+    steps = replay_steps(round_row)
+    try:
+        current = int(request.GET.get("step", len(steps)))
+    except ValueError:
+        current = len(steps)
+    current = min(max(current, 1), len(steps))
+    step = steps[current - 1]
+    view = step_view(round_row, step["state"], step["version"])
+    return render(
+        request,
+        "game/replay.html",
+        {
+            "round": round_row,
+            "table": round_row.table,
+            "steps": steps,
+            "step": step,
+            "current": current,
+            "previous": current - 1 if current > 1 else None,
+            "next": current + 1 if current < len(steps) else None,
+            "live_html": render_to_string("game/live.html#live", view),
+        },
+    )
