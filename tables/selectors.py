@@ -1,6 +1,6 @@
 """Read paths for pits, tables, their history, checklists and reservations."""
 
-from tables.models import ChipCount, Reservation, Table, TableChange
+from tables.models import Alert, ChipCount, Reservation, Table, TableChange
 
 
 def floor_tables():
@@ -46,3 +46,31 @@ def last_chip_count(*, table: Table, kind: str) -> ChipCount | None:
         .order_by("-counted_at", "-pk")
         .first()
     )
+
+
+def alerts_visible_to(*, user):
+    """The alerts a person may read: the duty administrator every alert, an inspector those
+    of the tables they oversee now (and alerts of no table); nobody else any."""
+    from django.db.models import Q
+
+    from staff.roles import Role
+    from staff.selectors import inspector_tables
+
+    alerts = Alert.objects.select_related("table", "raised_by", "acknowledged_by")
+    if user.has_role(Role.DUTY_ADMINISTRATOR):
+        return alerts
+    if user.has_role(Role.INSPECTOR):
+        return alerts.filter(Q(table__in=inspector_tables(user=user)) | Q(table__isnull=True))
+    return alerts.none()
+
+
+def alert_history(*, user, table: int | None = None, kind: str = "", open_only: bool = False):
+    """The alert history screen: newest first, filtered by table, kind and open/all."""
+    alerts = alerts_visible_to(user=user)
+    if table:
+        alerts = alerts.filter(table_id=table)
+    if kind:
+        alerts = alerts.filter(kind=kind)
+    if open_only:
+        alerts = alerts.filter(acknowledged_at__isnull=True)
+    return alerts.order_by("-created_at", "-pk")

@@ -96,6 +96,49 @@ def alert_raise(
     return alert
 
 
+def alert_acknowledge(*, alert_id: int, by, note: str) -> Alert:
+    """The inspector of the alert's table acknowledges it with a note; kept for good.
+
+    Refused (``ValidationError``, nothing changed) without a note (``note_required``), twice
+    (``already_acknowledged``), or by anyone but a current inspector of that table
+    (``PermissionDenied``; an alert without a table: any inspector).
+    """
+    from django.core.exceptions import PermissionDenied
+
+    from staff.selectors import inspector_tables
+
+    note = (note or "").strip()
+    with transaction.atomic():
+        alert = Alert.objects.select_for_update().filter(pk=alert_id).first()
+        if alert is None:
+            raise _refuse("no_such_alert", _("There is no such alert."))
+        if not by.has_role(Role.INSPECTOR) or (
+            alert.table_id is not None
+            and not inspector_tables(user=by).filter(pk=alert.table_id).exists()
+        ):
+            raise PermissionDenied(_("Only the inspector of this table acknowledges its alerts."))
+        if alert.acknowledged_at is not None:
+            raise _refuse(
+                "already_acknowledged",
+                _("This alert was already acknowledged by %(who)s at %(when)s.")
+                % {
+                    "who": alert.acknowledged_by.display_name,
+                    "when": timezone.localtime(alert.acknowledged_at).strftime("%H:%M:%S"),
+                },
+            )
+        if not note:
+            raise _refuse("note_required", _("Write a note: what was done about it."))
+        alert.acknowledged_by = by
+        alert.acknowledged_at = timezone.now()
+        alert.acknowledgement_note = note[:2000]
+        alert.full_clean()
+        alert.save(update_fields=["acknowledged_by", "acknowledged_at", "acknowledgement_note"])
+        if alert.table_id is not None:
+            _bump_live_version(alert.table)
+            _publish_on_commit(alert.table_id)
+    return alert
+
+
 # -- configuration ------------------------------------------------------------------------
 
 

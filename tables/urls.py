@@ -5,6 +5,8 @@ from tables import views
 app_name = "tables"
 urlpatterns = [
     path("pit/", views.pit_home, name="pit_home"),
+    path("alerts/", views.alerts, name="alerts"),
+    path("alerts/acknowledge/", views.alert_acknowledge, name="alert_acknowledge"),
     path("<int:table_id>/", views.table_detail, name="table"),
     path("<int:table_id>/config/", views.table_config, name="config"),
 ]

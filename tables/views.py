@@ -166,3 +166,75 @@ def _act(request, table, op) -> None:
         messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})
         return
     raise ValidationError(_("The screen sent a message the table cannot read."))
+
+
+# -- alerts ---------------------------------------------------------------------------------
+
+
+@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+def alerts(request):
+    """The alert history: filter by table, kind, open; the inspector sees their tables'."""
+    from tables.alerts import ALERT_MESSAGES
+    from tables.selectors import alert_history, alerts_visible_to
+
+    table = request.GET.get("table", "")
+    kind = request.GET.get("kind", "")
+    open_only = request.GET.get("open") == "1"
+    rows = alert_history(
+        user=request.user,
+        table=int(table) if table.isdigit() else None,
+        kind=kind if kind in ALERT_MESSAGES else "",
+        open_only=open_only,
+    )[:200]
+    table_ids = alerts_visible_to(user=request.user).values("table_id")
+    return render(
+        request,
+        "tables/alerts.html",
+        {
+            "alerts": rows,
+            "tables": Table.objects.filter(pk__in=table_ids).order_by("number"),
+            "kinds": sorted(ALERT_MESSAGES),
+            "filters": {"table": table, "kind": kind, "open": open_only},
+            "can_acknowledge": request.user.has_role(Role.INSPECTOR),
+            "next": request.get_full_path(),
+        },
+    )
+
+
+@role_required(Role.INSPECTOR)
+def alert_acknowledge(request):
+    """POST ``alert`` and ``note``: the inspector acknowledges an alert of their table."""
+    from django.http import HttpResponse, HttpResponseNotAllowed
+    from django.utils.html import escape
+    from django.utils.http import url_has_allowed_host_and_scheme
+
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
+    alert_id = request.POST.get("alert", "")
+    if not alert_id.isdigit():
+        message, status = _("Choose an alert to acknowledge."), 400
+    else:
+        try:
+            services.alert_acknowledge(
+                alert_id=int(alert_id), by=request.user, note=request.POST.get("note", "")
+            )
+            message, status = _("Alert acknowledged."), 200
+        except ValidationError as error:
+            message, status = " ".join(error.messages), 400
+    if request.htmx:
+        # The tile refreshes itself through the socket; here only the outcome is shown.
+        return HttpResponse(
+            f'<p id="ack-result" class="ack-result" role="status" hx-swap-oob="true" '
+            f'data-testid="ack-result">{escape(message)}</p>',
+            status=200 if status == 200 else status,
+        )
+    back = request.POST.get("next", "")
+    if status == 200:
+        messages.success(request, message)
+        if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+            return redirect(back)
+        return redirect("tables:alerts")
+    messages.error(request, message)
+    response = alerts(request)
+    response.status_code = status
+    return response

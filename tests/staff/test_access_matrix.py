@@ -62,6 +62,7 @@ SCREENS = {
     "tables:pit_home": ({}, {"pitboss": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:config": ({"table_id": "T"}, {"pitboss": 200}),
+    "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
 POST_ONLY = {
@@ -76,6 +77,7 @@ POST_ONLY = {
     "cashdesk:slip_request": ({"table_id": "T"}, {"inspector": 400}),
     "cashdesk:slip_receive": ({"table_id": "T"}, {"dealer": 400, "observer": 400}),
     "cashdesk:slip_void": ({"table_id": "T"}, {"inspector": 400, "duty": 400}),
+    "tables:alert_acknowledge": ({}, {"inspector": 400}),
 }
 PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
 
