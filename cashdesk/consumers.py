@@ -61,7 +61,7 @@ class DutyConsumer(AsyncWebsocketConsumer):
                     "version": time.time_ns() // 1000,
                     "csrf_token": cookies.get("csrftoken", ""),
                 },
-            )
+            ).strip()  # static/js/duty.js tells the panel by how the message starts
 
     @database_sync_to_async
     def _render(self) -> str:
