@@ -1,0 +1,222 @@
+"""Every alert kind the inspector receives, and acknowledging one: with a note, once, only
+by the inspector of that table."""
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
+from django.utils import timezone
+
+from game import watch
+from game.models import Round
+from game.models import Shoe as ShoeRow
+from staff.roles import Role, TableRole
+from tables.models import Alert
+from tables.services import alert_acknowledge, alert_raise
+
+
+@pytest.fixture(autouse=True)
+def _fresh_watch():
+    watch._seen_rounds.clear()
+
+
+def kinds(table):
+    return list(Alert.objects.filter(table=table).values_list("kind", flat=True))
+
+
+def test_the_observers_flag_raises_an_alert(observer_desk, table):
+    observer_desk.ok("flag", note="Box 3 was paid twice")
+    alert = Alert.objects.get(table=table, kind="flag")
+    assert alert.params == {"note": "Box 3 was paid twice"}
+    assert alert.raised_by == observer_desk.user
+    assert alert.open
+
+
+def test_a_card_correction_raises_an_alert(dealer_desk, table):
+    dealer_desk.start_round({1: 100})
+    dealer_desk.ok("close-bets")
+    dealer_desk.cards("Th", "6d", "9c")
+    dealer_desk.ok("correct-card", card="8c")
+    alert = Alert.objects.get(table=table, kind="card_corrected")
+    assert alert.params == {"round": 1, "old": "9c", "new": "8c"}
+
+
+def test_a_voided_round_raises_a_critical_alert(dealer_desk, inspector_desk, table):
+    dealer_desk.start_round({1: 100})
+    dealer_desk.ok("close-bets")
+    inspector_desk.ok("void", reason="Misdeal")
+    alert = Alert.objects.get(table=table, kind="round_voided")
+    assert alert.severity == Alert.Severity.CRITICAL
+    assert alert.params["reason"] == "Misdeal"
+
+
+def test_an_idle_table_raises_one_alert_per_idle_spell(dealer_desk, table, settings):
+    settings.TABLE_IDLE_MINUTES = 10
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    now = timezone.now()
+    assert watch.floor_watch(now=now + dt.timedelta(minutes=9), table_id=table.pk) == 0
+    assert watch.floor_watch(now=now + dt.timedelta(minutes=11), table_id=table.pk) == 1
+    assert watch.floor_watch(now=now + dt.timedelta(minutes=12), table_id=table.pk) == 0
+    assert kinds(table).count("table_idle") == 1
+
+
+def test_croupiers_over_the_rotation_period_raise_one_alert_each(crew, table, settings):
+    settings.ROTATION_MINUTES = 60
+    now = timezone.now()
+    watch.check_rotation(table, now + dt.timedelta(minutes=59))
+    assert "croupier_rotation" not in kinds(table)
+    raised = watch.check_rotation(table, now + dt.timedelta(minutes=61))
+    assert sorted(a.params["name"] for a in raised) == sorted(
+        [crew["dealer"].display_name, crew["observer"].display_name]
+    )
+    assert watch.check_rotation(table, now + dt.timedelta(minutes=90)) == []
+
+
+def _closed_rounds(table, user, rounds):
+    """Closed rounds this shift: (true-count cards out, {box: bet}, players' net)."""
+    shoe = ShoeRow.objects.create(
+        table=table,
+        number=1,
+        decks=6,
+        state={},
+        reason="new_shoe",
+        shuffled_by=user,
+        cards_behind_cut=80,
+    )
+    now = timezone.now()
+    for number, (out_ranks, bets, net) in enumerate(rounds, start=1):
+        Round.objects.create(
+            table=table,
+            shoe=shoe,
+            number=number,
+            status=Round.Status.CLOSED,
+            snapshot={
+                "opening": {"shoe": {"decks": 6, "out_ranks": out_ranks}},
+                "engine": {"bets": {str(b): str(v) for b, v in bets.items()}},
+            },
+            version=number,
+            opened_by=user,
+            closed_at=now,
+            players_net=Decimal(net),
+            total_bet=sum((Decimal(v) for v in bets.values()), Decimal(0)),
+        )
+
+
+def test_a_shift_result_far_from_theory_raises_an_alert_once(crew, table, settings):
+    settings.DEVIATION_MIN_ROUNDS = 30
+    settings.DEVIATION_SIGMAS = 3
+    _closed_rounds(table, crew["dealer"], [({}, {1: 100}, 100)] * 30)  # players win every hand
+    assert watch.floor_watch(table_id=table.pk) == 1
+    alert = Alert.objects.get(table=table, kind="result_deviation")
+    assert alert.severity == Alert.Severity.CRITICAL
+    assert alert.params["rounds"] == 30 and alert.params["z"].startswith("-")
+    assert watch.floor_watch(table_id=table.pk) == 0
+
+
+def test_a_normal_shift_result_raises_nothing(crew, table):
+    _closed_rounds(table, crew["dealer"], [({}, {1: 100}, n) for n in [100, -100] * 20])
+    watch.floor_watch(table_id=table.pk)
+    assert "result_deviation" not in kinds(table)
+
+
+def test_a_box_betting_with_the_count_is_flagged_and_a_flat_box_is_not(crew, table, settings):
+    settings.ADVANTAGE_MIN_ROUNDS = 30
+    rounds = []
+    for i in range(40):
+        low = (i * 7) % 40  # the count wanders up and down through the shoe
+        out = {"5": low}  # low cards out: a positive count
+        rounds.append((out, {1: 10 + 10 * (low // 8), 2: 50}, 0))
+    _closed_rounds(table, crew["dealer"], rounds)
+    watch.floor_watch(table_id=table.pk)
+    alert = Alert.objects.get(table=table, kind="advantage_play")
+    assert alert.params["box"] == 1
+    assert float(alert.params["rho"]) > 0.9
+    assert watch.floor_watch(table_id=table.pk) == 0
+
+
+def test_too_few_rounds_are_not_judged(crew, table, settings):
+    settings.ADVANTAGE_MIN_ROUNDS = 30
+    rounds = [({"5": i}, {1: 10 + 10 * i}, 0) for i in range(20)]
+    _closed_rounds(table, crew["dealer"], rounds)
+    watch.floor_watch(table_id=table.pk)
+    assert "advantage_play" not in kinds(table)
+
+
+# -- acknowledging ---------------------------------------------------------------------------
+
+
+def test_the_inspector_acknowledges_with_a_note_once(crew, table):
+    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert_acknowledge(alert_id=alert.pk, by=crew["inspector"], note="Spoke to the dealer")
+    alert.refresh_from_db()
+    assert not alert.open and alert.acknowledged_by == crew["inspector"]
+    assert alert.acknowledgement_note == "Spoke to the dealer"
+    with pytest.raises(ValidationError) as refused:
+        alert_acknowledge(alert_id=alert.pk, by=crew["inspector"], note="again")
+    assert refused.value.code == "already_acknowledged"
+    alert.refresh_from_db()
+    assert alert.acknowledgement_note == "Spoke to the dealer"
+
+
+def test_a_note_is_required(crew, table):
+    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    with pytest.raises(ValidationError) as refused:
+        alert_acknowledge(alert_id=alert.pk, by=crew["inspector"], note="  ")
+    assert refused.value.code == "note_required"
+    assert Alert.objects.get(pk=alert.pk).open
+
+
+def test_another_tables_inspector_may_not_acknowledge(crew, table, make_table, make_user):
+    from staff import services as staff_services
+
+    other_table = make_table(2)
+    other = make_user("inspector2", [Role.INSPECTOR])
+    staff_services.assignment_start(table=other_table, user=other, role=TableRole.INSPECTOR)
+    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    with pytest.raises(PermissionDenied):
+        alert_acknowledge(alert_id=alert.pk, by=other, note="not mine")
+    with pytest.raises(PermissionDenied):
+        alert_acknowledge(alert_id=alert.pk, by=crew["duty"], note="duty")
+    assert Alert.objects.get(pk=alert.pk).open
+
+
+def test_acknowledging_through_the_page(client, crew, table):
+    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    client.force_login(crew["inspector"])
+    url = reverse("tables:alert_acknowledge")
+    response = client.post(url, {"alert": alert.pk, "note": "Checked"})
+    assert response.status_code == 302
+    again = client.post(url, {"alert": alert.pk, "note": "Again"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert again.status_code == 400
+    assert "already acknowledged" in again.content.decode()
+
+
+def test_another_inspector_gets_403_through_the_page(client, crew, table, make_table, make_user):
+    from staff import services as staff_services
+
+    other_table = make_table(2)
+    other = make_user("inspector2", [Role.INSPECTOR])
+    staff_services.assignment_start(table=other_table, user=other, role=TableRole.INSPECTOR)
+    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    client.force_login(other)
+    response = client.post(reverse("tables:alert_acknowledge"), {"alert": alert.pk, "note": "n"})
+    assert response.status_code == 403
+    assert Alert.objects.get(pk=alert.pk).open
+
+
+def test_the_history_shows_an_inspector_only_their_tables(
+    client, crew, table, make_table, make_user
+):
+    other_table = make_table(2)
+    alert_raise(table=table, kind="flag", params={"note": "mine"})
+    alert_raise(table=other_table, kind="flag", params={"note": "theirs"})
+    client.force_login(crew["inspector"])
+    page = client.get(reverse("tables:alerts"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "mine" in page and "theirs" not in page
+    client.force_login(crew["duty"])
+    page = client.get(reverse("tables:alerts"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "mine" in page and "theirs" in page
+    filtered = client.get(reverse("tables:alerts"), {"table": other_table.pk, "open": "1"})
+    assert "mine" not in filtered.content.decode()
