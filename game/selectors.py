@@ -1,5 +1,7 @@
 """Read paths of the live table."""
 
+import copy
+
 from game.live import TableRound
 from game.models import Round
 
@@ -19,10 +21,12 @@ def round_replay_steps(round_row: Round):
     """Each event with the round's state after it: for the step-by-step replay."""
     events = list(round_events(round_row))
     state = TableRound(events[0].payload["opening"])
-    yield events[0], state.to_dict()
+    # A deep copy: to_dict() shares its lists (actions, corrections) with the live state,
+    # and the next command would otherwise rewrite every earlier step after the fact.
+    yield events[0], copy.deepcopy(state.to_dict())
     for event in events[1:]:
         state.apply(event.payload["command"])
-        yield event, state.to_dict()
+        yield event, copy.deepcopy(state.to_dict())
 
 
 def rounds_search(

@@ -1,0 +1,163 @@
+"""Any past round replayed step by step from its event log, and the search for rounds."""
+
+import datetime as dt
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from game import replay_views
+from game.models import Round, RoundEvent
+from game.replay import replay_steps
+from game.selectors import rounds_search
+from tables.models import Alert, Table
+from tables.services import alert_raise
+from tests.game.conftest import current_round
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_en():
+    return Client(headers={"accept-language": "en"})
+
+
+def play_split_round_with_a_correction(dealer_desk):
+    dealer_desk.start_round({1: 100})
+    dealer_desk.ok("close-bets")
+    dealer_desk.cards("8s", "5h", "8c")  # box 1: 8 8; dealer 5
+    dealer_desk.ok("split")
+    dealer_desk.cards("3d")
+    dealer_desk.ok("correct-card", card="4d")  # the croupier mistyped: 8 4, not 8 3
+    dealer_desk.ok("stand")
+    dealer_desk.cards("9h")  # second hand: 8 9
+    dealer_desk.ok("stand")
+    dealer_desk.cards("Tc", "Ks")  # dealer 5 10 10: bust
+    dealer_desk.ok("confirm-settlement")
+
+
+def shown_state(response) -> str:
+    """The table's state on a replay page (the event log below lists every step)."""
+    html = response.content.decode()
+    return html.split('data-testid="replay-state"')[1].split('data-testid="replay-log"')[0]
+
+
+def play_round(desk, box=1, stake=100):
+    """One box, dealer busts: the players win ``stake``."""
+    desk.start_round({box: stake})
+    desk.ok("close-bets")
+    desk.cards("Th", "6d", "9c")
+    desk.ok("stand")
+    desk.cards("Ks", "Qd")
+    desk.ok("confirm-settlement")
+    return current_round(desk.table)
+
+
+def test_a_round_with_a_split_and_a_correction_replays_step_by_step(
+    client_en, crew, table, dealer_desk
+):
+    play_split_round_with_a_correction(dealer_desk)
+    row = current_round(table)
+    assert row.status == "closed"
+    steps = replay_steps(row)
+    assert [s["seq"] for s in steps] == list(range(1, row.events_count + 1))
+    assert steps[-1]["state"] == row.snapshot  # the replay ends exactly on the snapshot
+    types = [s["type"] for s in steps]
+    fix = types.index("correct-card")
+    assert types[fix - 1] == "card" and steps[fix - 1]["fields"]["card"] == "3d"
+    assert steps[fix]["corrections"] == [{"kind": "correction", "old": "3d", "new": "4d"}]
+    assert all(s["actor"] == crew["dealer"] for s in steps)
+
+    client_en.force_login(crew["inspector"])
+    url = reverse("game:replay", args=[row.pk])
+    before = shown_state(client_en.get(url, {"step": fix}))
+    assert "Corrected 3d" not in before
+    assert 'data-testid="hand-1-1"' in before and 'data-testid="hand-1-2"' in before  # split
+    at_fix = client_en.get(url, {"step": fix + 1})
+    assert "Corrected 3d → 4d" in shown_state(at_fix)
+    assert 'data-testid="step-correction"' in at_fix.content.decode()
+    assert f'data-step="{fix + 1}"' in at_fix.content.decode()
+    final_response = client_en.get(url)
+    final = final_response.content.decode()
+    assert 'data-phase="closed"' in final
+    assert "Corrected 3d → 4d" in shown_state(final_response)
+    assert 'data-testid="result-1-1"' in final and 'data-testid="result-1-2"' in final
+    # Read-only: no control of the live screens is shown to anyone.
+    assert "role-replay" in final and "ws-connect" not in final
+
+
+def test_replay_of_another_inspectors_table_is_refused_and_changes_nothing(
+    client_en, crew, table, dealer_desk, staffed_table
+):
+    play_round(dealer_desk)
+    row = current_round(table)
+    other_table, other = staffed_table(2)
+    events = RoundEvent.objects.count()
+    client_en.force_login(other["inspector"].user)
+    assert client_en.get(reverse("game:replay", args=[row.pk])).status_code == 403
+    results = client_en.get(reverse("game:replay_search"), {"table": table.pk})
+    assert results.status_code == 400  # not one of their tables: a choice they do not have
+    page = client_en.get(reverse("game:replay_search")).content.decode()
+    assert f'data-testid="round-row-{row.pk}"' not in page
+    for person in ("dealer", "observer"):
+        client_en.force_login(crew[person])
+        assert client_en.get(reverse("game:replay", args=[row.pk])).status_code == 403
+    client_en.force_login(crew["duty"])
+    assert client_en.get(reverse("game:replay", args=[row.pk])).status_code == 200
+    other_row = play_round(other["dealer"])
+    assert client_en.get(reverse("game:replay", args=[other_row.pk])).status_code == 200
+    assert RoundEvent.objects.count() == events + other_row.events_count
+
+
+def test_search_filters_by_table_time_amount_box_and_alert(crew, table, dealer_desk, staffed_table):
+    small = play_round(dealer_desk, box=2, stake=20)
+    big = play_round(dealer_desk, box=5, stake=400)
+    dealer_desk.start_round({3: 50})
+    alert_raise(table=table, kind="flag", params={"note": "x"})
+    dealer_desk.ok("close-bets")
+    dealer_desk.cards("Th", "6d", "9c")
+    dealer_desk.ok("stand")
+    dealer_desk.cards("Ks", "Qd")
+    dealer_desk.ok("confirm-settlement")
+    alerted = current_round(table)
+    other_table, other = staffed_table(2)
+    elsewhere = play_round(other["dealer"], box=2, stake=20)
+    tables = Table.objects.all()
+
+    def found(**filters):
+        return set(rounds_search(tables=tables, **filters))
+
+    assert found() == {small, big, alerted, elsewhere}
+    assert found(table_id=other_table.pk) == {elsewhere}
+    assert found(box=2) == {small, elsewhere}
+    assert found(min_total_bet=100) == {big}
+    assert found(min_result=50) == {big, alerted}
+    assert found(with_alert=True) == {alerted}
+    Round.objects.filter(pk=small.pk).update(opened_at=timezone.now() - dt.timedelta(days=2))
+    yesterday = timezone.now() - dt.timedelta(days=1)
+    assert found(opened_to=yesterday) == {small}
+    assert small not in found(opened_from=yesterday)
+    assert set(rounds_search(tables=[other_table])) == {elsewhere}
+    assert Alert.objects.count() == 1
+
+
+def test_search_page_is_paginated_and_refuses_bad_input(
+    client_en, crew, table, dealer_desk, monkeypatch
+):
+    monkeypatch.setattr(replay_views, "PAGE_SIZE", 2)
+    rows = [play_round(dealer_desk, box=b) for b in (1, 2, 3)]
+    client_en.force_login(crew["inspector"])
+    url = reverse("game:replay_search")
+    first = client_en.get(url, {"table": table.pk}).content.decode()
+    assert f'data-testid="round-row-{rows[2].pk}"' in first
+    assert f'data-testid="round-row-{rows[0].pk}"' not in first
+    assert 'data-testid="page-next"' in first
+    second = client_en.get(url, {"table": table.pk, "page": 2}).content.decode()
+    assert f'data-testid="round-row-{rows[0].pk}"' in second
+    for bad in ({"min_total_bet": "lots"}, {"box": "-1"}, {"opened_from": "yesterday"}):
+        response = client_en.get(url, bad)
+        assert response.status_code == 400
+        assert 'data-testid="search-error"' in response.content.decode()
+    client_en.force_login(crew["dealer"])
+    assert client_en.get(url).status_code == 403
