@@ -514,3 +514,14 @@ def slips_to_issue():
     return Slip.objects.filter(issued_at__isnull=True, voided_at__isnull=True).select_related(
         "table", "requested_by"
     )
+
+
+def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict:
+    """One table's cash-ins (count and amount) and tips in one shift: the inspector's tile."""
+    cash = CashIn.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
+        s=Sum("amount"), n=Count("pk")
+    )
+    tips = Tip.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
+        s=Sum("amount")
+    )
+    return {"cash_ins": _q(cash["s"]), "cash_in_count": cash["n"], "tips": _q(tips["s"])}

@@ -129,7 +129,16 @@ def cash_in_record(
                     raised_by=actor,
                 )
         _publish_duty()
+        _publish_table(table)
     return cash_in
+
+
+def _publish_table(table: Table) -> None:
+    """The inspector's tile shows the shift's cash-ins and tips: push the table too."""
+    from tables.services import _bump_live_version, _publish_on_commit
+
+    _bump_live_version(table)
+    _publish_on_commit(table.pk)
 
 
 def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
@@ -187,6 +196,7 @@ def tip_record(*, table: Table, actor, box, amount) -> Tip:
         )
         _save(tip)
         _publish_duty()
+        _publish_table(table)
     return tip
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from django.db import models
 from django.utils import timezone
 
 from game import live
@@ -123,6 +124,7 @@ def table_view(table, live_row: LiveTable | None = None) -> dict:
         if allowed
     ]
     view["legal_list"] = " ".join(idle)
+    view["dashboard"] = _dashboard_view(table, view)
     if state is None:
         return view
     view["round"] = {"number": round_row.number, "status": state.status, "id": round_row.pk}
@@ -272,4 +274,39 @@ def _last_settlement(table) -> dict | None:
         "number": last["number"],
         "house_net": -(last["players_net"] or 0),
         "closed_at": last["closed_at"],
+    }
+
+
+ATTENTION_SEVERITIES = (Alert.Severity.WARNING, Alert.Severity.CRITICAL)
+
+
+def _dashboard_view(table, view: dict) -> dict:
+    """The inspector's tile: the shift's money and result, who works the table since when
+    (timestamps: the screen counts the minutes), open alerts, and whether the table needs
+    attention (an open warning or critical alert, e.g. idle or rotation, or an observer's
+    note)."""
+    from cashdesk.selectors import table_shift_totals
+    from game.watch import shift_window
+    from staff.models import TableAssignment
+
+    now = timezone.now()
+    day, shift, start = shift_window(now)
+    closed = Round.objects.filter(table=table, status=Round.Status.CLOSED, closed_at__gte=start)
+    rounds = closed.aggregate(n=models.Count("pk"), net=models.Sum("players_net"))
+    open_alerts = Alert.objects.filter(table=table, acknowledged_at__isnull=True)
+    severities = set(open_alerts.values_list("severity", flat=True))
+    return {
+        "shift": shift,
+        **table_shift_totals(table=table, gaming_day=day, shift=shift),
+        "shift_rounds": rounds["n"],
+        "shift_result": -(rounds["net"] or Decimal(0)),
+        "staff": [
+            {"role": a.role, "name": a.user.display_name, "since_iso": a.starts_at.isoformat()}
+            for a in TableAssignment.objects.filter(table=table, ends_at__isnull=True)
+            .select_related("user")
+            .order_by("role")
+        ],
+        "open_alerts": len(severities) and open_alerts.count(),
+        "critical": Alert.Severity.CRITICAL in severities,
+        "attention": bool(severities & set(ATTENTION_SEVERITIES)) or bool(view["flags"]),
     }
