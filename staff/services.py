@@ -247,11 +247,8 @@ def _decided(request_id: int, decided_by: User):
         raise ValidationError(
             _("Only the duty administrator decides a replacement."), code="not_duty"
         )
-    request = (
-        ReplacementRequest.objects.select_for_update()
-        .select_related("table", "current_person", "decided_by", "replacement")
-        .get(pk=request_id)
-    )
+    # No select_related: PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
+    request = ReplacementRequest.objects.select_for_update().get(pk=request_id)
     if request.status != ReplacementRequest.Status.REQUESTED:
         raise ValidationError(
             _("This request was already decided (%(status)s by %(person)s): nothing changed.")
@@ -344,7 +341,6 @@ def replacement_hand_over_due(*, table) -> list:
     for request in (
         ReplacementRequest.objects.select_for_update()
         .filter(table=table, status=ReplacementRequest.Status.APPROVED)
-        .select_related("replacement")
         .order_by("decided_at")
     ):
         try:
