@@ -196,6 +196,7 @@ def _alert_for(table, round_row, actor, action, events) -> None:
                 kind="card_corrected",
                 params={"round": round_row.number, "old": event["old"], "new": event["new"]},
                 raised_by=actor,
+                publish=False,
             )
         elif event.get("kind") == "voided":
             alert_raise(
@@ -204,6 +205,7 @@ def _alert_for(table, round_row, actor, action, events) -> None:
                 params={"round": round_row.number, "reason": event["reason"]},
                 severity=Alert.Severity.CRITICAL,
                 raised_by=actor,
+                publish=False,
             )
 
 
@@ -468,7 +470,9 @@ def _flag(table, live_row, actor, command) -> None:
     )
     from tables.services import alert_raise
 
-    alert_raise(table=table, kind="flag", params={"note": note[:1000]}, raised_by=actor)
+    alert_raise(
+        table=table, kind="flag", params={"note": note[:1000]}, raised_by=actor, publish=False
+    )
 
 
 def _flag_seen(table, actor, command) -> None:

@@ -80,18 +80,21 @@ def alert_raise(
     params: dict | None = None,
     severity: str = Alert.Severity.WARNING,
     raised_by=None,
+    publish: bool = True,
 ) -> Alert:
     """Record an alert for the inspector and the duty administrator and push it live.
 
     ``kind`` is a stable code (its message is translated on the screens, see
     ``tables/alerts.py``); ``params`` holds what the message needs (JSON-safe values).
+    ``publish=False`` when the caller publishes the table anyway (a live command), so the
+    screens are rendered once per change.
     """
     alert = Alert(
         table=table, kind=kind, params=params or {}, severity=severity, raised_by=raised_by
     )
     alert.full_clean()
     alert.save()
-    if table is not None:
+    if table is not None and publish:
         _publish_on_commit(table.pk)
     return alert
 

@@ -19,9 +19,40 @@
     }
   }
 
+  // Acknowledging: the tile's button opens the page's dialog (outside the tiles, which
+  // pushes replace) for the alert; the note is posted with htmx, the tile heals by push.
+  function openAck(button) {
+    var dialog = document.getElementById("ack-dialog");
+    if (!dialog) return;
+    var form = dialog.querySelector("form");
+    form.elements.alert.value = button.getAttribute("data-ack");
+    var alert = button.closest(".alert");
+    var text = alert ? alert.querySelector("span") : null;
+    document.getElementById("ack-dialog-text").textContent = text ? text.textContent : "";
+    if (typeof dialog.showModal === "function") dialog.showModal();
+    else dialog.setAttribute("open", "");
+    form.elements.note.focus();
+  }
+
+  function closeAck() {
+    var dialog = document.getElementById("ack-dialog");
+    if (!dialog) return;
+    dialog.querySelector("form").reset();
+    if (typeof dialog.close === "function") dialog.close();
+    else dialog.removeAttribute("open");
+  }
+
   setInterval(tick, 15000);
   document.addEventListener("DOMContentLoaded", function () {
     document.body.addEventListener("htmx:wsAfterMessage", tick);
+    document.body.addEventListener("click", function (event) {
+      var button = event.target.closest("[data-ack]");
+      if (button) openAck(button);
+      if (event.target.closest("[data-ack-cancel]")) closeAck();
+    });
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      if (event.target.closest && event.target.closest("#ack-dialog")) closeAck();
+    });
     tick();
   });
 })();

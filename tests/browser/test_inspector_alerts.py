@@ -24,8 +24,10 @@ def test_an_observers_flag_reaches_the_inspectors_dashboard_within_a_second(new_
     expect(alert).to_contain_text("Box 4 was paid 3:2 on a split 21", timeout=1000)
     expect(tile).to_have_attribute("data-attention", "1", timeout=1000)
 
-    tile.get_by_test_id("tile-ack-note").fill("Told the dealer; paid correctly now")
     tile.get_by_test_id("tile-ack").click()
+    expect(inspector.get_by_test_id("ack-dialog-text")).to_contain_text("Box 4 was paid")
+    inspector.get_by_test_id("ack-note").fill("Told the dealer; paid correctly now")
+    inspector.get_by_test_id("ack-send").click()
     expect(inspector.get_by_test_id("ack-result")).to_have_text("Alert acknowledged.")
     expect(tile.get_by_test_id("tile-alert")).to_have_count(0)
     expect(tile).to_have_attribute("data-attention", "1")  # the observer's note is unseen
