@@ -3,6 +3,7 @@ command raises (idle table, croupier due for rotation, result deviation, advanta
 see ``game.watch``. Runs for good (``--once`` for one pass)."""
 
 import time
+import traceback
 
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
@@ -22,7 +23,7 @@ class Command(BaseCommand):
             try:
                 raised = floor_watch()
             except Exception:  # a database hiccup must not stop the worker
-                self.stderr.write("floor watch failed; retrying")
+                self.stderr.write("floor watch failed; retrying\n" + traceback.format_exc())
                 raised = 0
             if raised:
                 self.stdout.write(f"{raised} alert(s) raised")
