@@ -135,10 +135,10 @@ def cash_in_record(
 
 def _publish_table(table: Table) -> None:
     """The inspector's tile shows the shift's cash-ins and tips: push the table too."""
-    from tables.services import _bump_live_version, _publish_on_commit
+    from tables.services import live_version_bump, publish_on_commit
 
-    _bump_live_version(table)
-    _publish_on_commit(table.pk)
+    live_version_bump(table)
+    publish_on_commit(table.pk)
 
 
 def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:

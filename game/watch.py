@@ -43,11 +43,11 @@ def shift_window(moment: dt.datetime) -> tuple[dt.date, int, dt.datetime]:
 
 
 def _raise(table: Table, kind: str, params: dict, severity: str) -> Alert:
-    from tables.services import _bump_live_version, alert_raise
+    from tables.services import alert_raise
 
     with transaction.atomic():
+        # alert_raise moves the table's version on, so the screens take the new tile
         alert = alert_raise(table=table, kind=kind, params=params, severity=severity)
-        _bump_live_version(table)  # the screens' next version carries the alert
     return alert
 
 

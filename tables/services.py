@@ -50,7 +50,7 @@ def _refuse(code: str, message: str) -> ValidationError:
     return ValidationError(message, code=code)
 
 
-def _publish_on_commit(table_id: int) -> None:
+def publish_on_commit(table_id: int) -> None:
     def publish():
         from game.publish import publish_table
 
@@ -59,7 +59,7 @@ def _publish_on_commit(table_id: int) -> None:
     transaction.on_commit(publish)
 
 
-def _bump_live_version(table: Table) -> None:
+def live_version_bump(table: Table) -> None:
     """A change outside a command still moves the screens' version, so a screen that missed
     the push heals at its next resync."""
     from django.db.models import F
@@ -95,7 +95,8 @@ def alert_raise(
     alert.full_clean()
     alert.save()
     if table is not None and publish:
-        _publish_on_commit(table.pk)
+        live_version_bump(table)  # a new state: screens drop pushes of a version they have
+        publish_on_commit(table.pk)
     return alert
 
 
@@ -137,8 +138,8 @@ def alert_acknowledge(*, alert_id: int, by, note: str) -> Alert:
         alert.full_clean()
         alert.save(update_fields=["acknowledged_by", "acknowledged_at", "acknowledgement_note"])
         if alert.table_id is not None:
-            _bump_live_version(alert.table)
-            _publish_on_commit(alert.table_id)
+            live_version_bump(alert.table)
+            publish_on_commit(alert.table_id)
     return alert
 
 
@@ -247,8 +248,8 @@ def _move(table: Table, to_status: str, by) -> TableChange:
     )
     change.full_clean()
     change.save()
-    _bump_live_version(table)
-    _publish_on_commit(table.pk)
+    live_version_bump(table)
+    publish_on_commit(table.pk)
     return change
 
 
@@ -599,8 +600,8 @@ def reservations_clear(*, table: Table, by) -> int:
         ended_at=now, ended_by=by, end_reason=Reservation.EndReason.CLEARED
     )
     if count:
-        _bump_live_version(table)
-        _publish_on_commit(table.pk)
+        live_version_bump(table)
+        publish_on_commit(table.pk)
     return count
 
 
@@ -650,6 +651,5 @@ def reservation_expire_due(*, now=None, table_id: int | None = None) -> int:
                 )
             else:
                 continue
-            _bump_live_version(table)
-            changed += 1
+            changed += 1  # alert_raise moved the table's version on and publishes it
     return changed
