@@ -15,7 +15,9 @@
       var since = Date.parse(el.getAttribute("data-since"));
       var minutes = Math.max(0, Math.floor((Date.now() + el._offset - since) / 60000));
       var h = Math.floor(minutes / 60), m = minutes % 60;
-      el.textContent = "(" + (h ? h + " h " + (m < 10 ? "0" : "") : "") + m + " min)";
+      var uh = el.getAttribute("data-unit-hours") || "h";
+      var um = el.getAttribute("data-unit-minutes") || "min";
+      el.textContent = "(" + (h ? h + " " + uh + " " + (m < 10 ? "0" : "") : "") + m + " " + um + ")";
     }
   }
 
