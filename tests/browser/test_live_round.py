@@ -116,9 +116,7 @@ def test_every_preset_plays_end_to_end_on_the_tablet(
     expect(page.get_by_test_id("phase")).to_have_text("Round closed")
 
 
-def test_a_dropped_connection_reconnects_by_itself_and_the_tablet_carries_on(
-    new_page, crew, table
-):
+def test_a_dropped_connection_reconnects_by_itself_and_the_tablet_carries_on(new_page, crew, table):
     page = new_page()
     sign_in_with_pin(page, "dealer")
     tablet = Tablet(page)
