@@ -36,6 +36,27 @@ ALERT_MESSAGES = {
 }
 
 
+ALERT_KIND_LABELS = {
+    "flag": _("Observer's note"),
+    "cash_in_large": _("Large cash-in"),
+    "cash_in_player_day": _("Player's cash-ins today"),
+    "recount_mismatch": _("Recount mismatch"),
+    "reservation_expiring": _("Reservation ending"),
+    "reservation_expired": _("Reservation expired"),
+    "card_corrected": _("Card corrected"),
+    "round_voided": _("Round voided"),
+    "table_idle": _("Table idle"),
+    "croupier_rotation": _("Croupier rotation"),
+    "result_deviation": _("Result deviation"),
+    "advantage_play": _("Possible card counting"),
+    "float_difference": _("Chip float difference"),
+}
+
+
+def alert_kind_label(kind: str) -> str:
+    return str(ALERT_KIND_LABELS.get(kind, kind))
+
+
 def alert_text(alert) -> str:
     template = ALERT_MESSAGES.get(alert.kind)
     if template is None:

@@ -1,6 +1,6 @@
 from django import template
 
-from tables.alerts import alert_text
+from tables.alerts import alert_kind_label, alert_text
 
 register = template.Library()
 
@@ -8,3 +8,8 @@ register = template.Library()
 @register.filter
 def alert_message(alert) -> str:
     return alert_text(alert)
+
+
+@register.filter
+def kind_label(kind: str) -> str:
+    return alert_kind_label(kind)
