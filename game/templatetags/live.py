@@ -1,6 +1,7 @@
 from decimal import Decimal
 
 from django import template
+from django.utils.translation import gettext_lazy as _
 
 register = template.Library()
 
@@ -25,3 +26,28 @@ def money(value) -> str:
 @register.filter
 def absolute(value):
     return abs(Decimal(str(value)))
+
+
+COMMAND_LABELS = {
+    "open-round": _("New round: place your bets"),
+    "bet": _("Bet"),
+    "remove-share": _("Remove stake"),
+    "close-bets": _("Bets closed"),
+    "card": _("Next card"),
+    "stand": _("Stand"),
+    "double": _("Double"),
+    "split": _("Split"),
+    "insure": _("Insure"),
+    "even-money": _("Even money"),
+    "insurance-closed": _("Close insurance"),
+    "correct-card": _("Correct the last card"),
+    "cut-card-out": _("The cut card came out"),
+    "confirm-settlement": _("Paid and collected: close the round"),
+    "void": _("Void round"),
+}
+
+
+@register.filter
+def command_label(action: str) -> str:
+    """A command of the event log in the croupier's words (the code where there are none)."""
+    return str(COMMAND_LABELS.get(action, action))
