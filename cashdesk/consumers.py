@@ -12,6 +12,7 @@ from cashdesk.gaming import gaming_day_of
 from cashdesk.publish import DUTY_GROUP
 from cashdesk.selectors import live_totals
 from staff.roles import Role
+from tables.selectors import open_alerts
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -71,6 +72,7 @@ class DutyConsumer(AsyncWebsocketConsumer):
                 "cashdesk/duty_home.html#totals",
                 {
                     "totals": live_totals(gaming_day=day),
+                    "alerts": open_alerts(),
                     "gaming_day": day,
                     "version": time.time_ns() // 1000,
                 },

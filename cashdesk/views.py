@@ -21,6 +21,7 @@ from staff.access import role_required, table_required
 from staff.roles import Role, TableRole
 from staff.selectors import replacement_panel
 from tables.models import Table
+from tables.selectors import open_alerts
 
 TABLE_PEOPLE = (
     TableRole.DEALING_CROUPIER,
@@ -194,6 +195,7 @@ def _duty_page(request, *, error: str = "", status: int = 200):
         {
             "gaming_day": day,
             "totals": selectors.live_totals(gaming_day=day),
+            "alerts": open_alerts(),
             "version": time.time_ns() // 1000,
             "exceptions": selectors.open_exceptions(),
             "to_issue": selectors.slips_to_issue(),

@@ -74,3 +74,14 @@ def alert_history(*, user, table: int | None = None, kind: str = "", open_only: 
     if open_only:
         alerts = alerts.filter(acknowledged_at__isnull=True)
     return alerts.order_by("-created_at", "-pk")
+
+
+def open_alerts(*, limit: int = 20):
+    """Alerts not yet acknowledged, newest first, for the duty administrator's home."""
+    from tables.models import Alert
+
+    return list(
+        Alert.objects.filter(acknowledged_at__isnull=True)
+        .select_related("table")
+        .order_by("-created_at")[:limit]
+    )

@@ -97,7 +97,15 @@ def alert_raise(
     if table is not None and publish:
         live_version_bump(table)  # a new state: screens drop pushes of a version they have
         publish_on_commit(table.pk)
+    transaction.on_commit(_publish_duty)
     return alert
+
+
+def _publish_duty() -> None:
+    """The duty administrator's home lists open alerts: refresh it."""
+    from cashdesk.publish import publish_duty
+
+    publish_duty()
 
 
 def alert_acknowledge(*, alert_id: int, by, note: str) -> Alert:
@@ -140,6 +148,7 @@ def alert_acknowledge(*, alert_id: int, by, note: str) -> Alert:
         if alert.table_id is not None:
             live_version_bump(alert.table)
             publish_on_commit(alert.table_id)
+        transaction.on_commit(_publish_duty)
     return alert
 
 
