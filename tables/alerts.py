@@ -19,7 +19,7 @@ ALERT_MESSAGES = {
     "round_voided": _("Round %(round)s voided: %(reason)s"),
     "table_idle": _("No command at the table for %(minutes)s minutes."),
     "croupier_rotation": _(
-        "%(name)s has been at the table for %(minutes)s minutes (rotation every %(limit)s)."
+        "%(name)s has been at the table for %(minutes)s minutes (rotation every %(limit)s minutes)."
     ),
     "result_deviation": _(
         "Shift result %(result)s against a theoretical %(theoretical)s: %(z)s standard "
