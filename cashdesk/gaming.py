@@ -48,6 +48,12 @@ def shift_of(moment: dt.datetime) -> int:
     return number
 
 
+# Amounts are stored with 14 digits, 2 after the point; no count of chips or notes comes near
+# a million. Beyond these, input is a typing error, refused before any arithmetic.
+MAX_AMOUNT = Decimal("1e12")
+MAX_COUNT = 1_000_000
+
+
 def money(value, *, field: str = "") -> Decimal:
     """A positive amount of money from user input, or a ValidationError."""
     if isinstance(value, bool) or value is None:
@@ -60,6 +66,8 @@ def money(value, *, field: str = "") -> Decimal:
         raise ValidationError(_("“%(value)s” is not an amount.") % {"value": value})
     if amount <= 0:
         raise ValidationError(_("The amount must be greater than zero."), code="not_positive")
+    if amount >= MAX_AMOUNT:
+        raise ValidationError(_("That amount is too large."), code="too_large")
     if amount != amount.quantize(CENT, rounding=ROUND_HALF_UP):
         raise ValidationError(_("At most two decimal places."), code="bad_amount")
     return amount.quantize(CENT)
@@ -89,6 +97,8 @@ def counts(raw: dict, allowed: list[str], *, what: str) -> tuple[dict[str, int],
             )
         if number < 0:
             raise ValidationError(_("A count cannot be negative."), code="negative")
+        if number > MAX_COUNT:
+            raise ValidationError(_("That count is too large."), code="too_large")
         if number:
             out[name] = out.get(name, 0) + number
             total += denomination * number

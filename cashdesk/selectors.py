@@ -179,6 +179,7 @@ class Figures:
     players_net: Decimal = ZERO
     theoretical: Decimal = ZERO
     win: Decimal | None = None
+    win_unknown: bool = False  # some part of the line had no computable win
 
     @property
     def drop_difference(self) -> Decimal | None:
@@ -210,10 +211,16 @@ class Figures:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.players_net += other.players_net
         self.theoretical += other.theoretical
+        incomplete = self.win_unknown or other.win_unknown or other.win is None
         for name in ("opener", "closer", "drop", "win"):
             mine, theirs = getattr(self, name), getattr(other, name)
             if theirs is not None:
                 setattr(self, name, (mine or ZERO) + theirs)
+        # A line's win (and so its hold) is known only when every table-day in it is known:
+        # a partial sum next to the whole drop would understate the hold.
+        self.win_unknown = incomplete
+        if incomplete:
+            self.win = None
 
     def row(self) -> dict:
         return {

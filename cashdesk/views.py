@@ -278,7 +278,9 @@ def drop(request):
     error, status = "", 200
     if request.method == "POST":
         try:
-            table = Table.objects.filter(pk=request.POST.get("table") or 0).first()
+            raw = str(request.POST.get("table") or "")
+            table_id = int(raw) if raw.isascii() and raw.isdigit() else None
+            table = Table.objects.filter(pk=table_id).first() if table_id else None
             if table is None:
                 raise ValidationError(_("Choose a table."))
             services.drop_enter(
@@ -403,8 +405,8 @@ def records(request):
     first, last, _group = _period(request)
     table = request.GET.get("table")
     pit = request.GET.get("pit")
-    table_id = int(table) if table and table.isdigit() else None
-    pit_id = int(pit) if pit and pit.isdigit() else None
+    table_id = int(table) if table and table.isascii() and table.isdigit() else None
+    pit_id = int(pit) if pit and pit.isascii() and pit.isdigit() else None
     return render(
         request,
         "cashdesk/records.html",

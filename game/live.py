@@ -45,7 +45,7 @@ ENGINE_COMMANDS = {
     "stand": lambda c: Stand(),
     "double": lambda c: Double(),
     "split": lambda c: Split(),
-    "insure": lambda c: Insure(_int(c.get("box")), to_amount(c.get("amount"), "insurance")),
+    "insure": lambda c: Insure(_int(c.get("box")), _chips(c.get("amount"), "insurance")),
     "even-money": lambda c: EvenMoney(_int(c.get("box"))),
     "insurance-closed": lambda c: InsuranceClosed(),
 }
@@ -69,12 +69,31 @@ class LiveError(EngineError):
 
 
 def _int(value) -> int:
-    if isinstance(value, bool):
-        raise LiveError(f"Not a box number: {value!r}", code="bad_action")
-    try:
+    """A box number: an int, or ASCII digits and nothing else (not " 3", "+3" or "³")."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 3:
         return int(value)
-    except (TypeError, ValueError):
-        raise LiveError(f"Not a box number: {value!r}", code="bad_action")
+    raise LiveError(f"Not a box number: {value!r}", code="bad_action")
+
+
+CENT = Decimal("0.01")
+MAX_STAKE = Decimal("1e12")  # far above any table maximum: beyond it, input is an error
+
+
+def _chips(value, what: str) -> Decimal:
+    """An amount of chips: a whole number of cents, and not absurdly large (the engine then
+    checks it against the table's limits)."""
+    try:
+        amount = to_amount(value, what)
+        absurd = abs(amount) >= MAX_STAKE or amount != amount.quantize(CENT)
+    except ArithmeticError:  # beyond what decimal arithmetic holds
+        absurd = True
+    if absurd:
+        raise LiveError(
+            f"Not an amount of chips: {value!r}", code="bad_amount", amount=str(value)[:20]
+        )
+    return amount
 
 
 @dataclass
@@ -200,7 +219,7 @@ class TableRound:
         box = _int(command.get("box"))
         seat = str(command.get("seat") or "").strip()[:SEAT_MAX_LENGTH]
         player_card = str(command.get("player_card") or "").strip()[:32]
-        stake = to_amount(command.get("stake"), "stake")
+        stake = _chips(command.get("stake"), "stake")
         if not seat:
             raise LiveError("Name the player's seat for this stake", code="seat_required")
         if stake <= 0:

@@ -8,6 +8,7 @@ the new state to every screen of the table once the transaction has committed.
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 import uuid
@@ -25,6 +26,8 @@ from staff.roles import Role, TableRole
 from staff.selectors import table_role_for, table_staff
 from tables.models import Table
 from tables.selectors import reserved_boxes
+
+log = logging.getLogger(__name__)
 
 DEALER_COMMANDS = (live.COMMANDS - {"void"}) | {"open-round", "shuffle", "deal-next", "flag-seen"}
 ROLE_COMMANDS = {
@@ -109,7 +112,13 @@ def command_submit(*, table_id: int, actor, command: dict) -> Outcome:
                 raise CommandRefused("not_your_action")
             if expected != live_row.version:
                 raise CommandRefused("stale")
-            _dispatch(table, live_row, actor, role, action, command)
+            try:
+                _dispatch(table, live_row, actor, role, action, command)
+            except (ValueError, TypeError, ArithmeticError) as error:
+                # Input no check foresaw: refuse it (nothing is saved) rather than drop the
+                # screen's socket; the log keeps the detail for a fix.
+                log.warning("command %s refused as unreadable: %r", action, error)
+                raise CommandRefused("bad_message") from error
             live_row.version += 1
             live_row.save()
             outcome = Outcome(ok=True, version=live_row.version)
@@ -175,8 +184,9 @@ def _dispatch(table, live_row, actor, role, action, command) -> None:
         raise CommandRefused("manual_only")
     if action == "bet":
         box = command.get("box")
-        if str(box).isdigit() and int(box) in reserved_boxes(table=table):
-            raise CommandRefused("box_reserved", box=int(box))
+        number = box_number(box)
+        if number is not None and number in reserved_boxes(table=table):
+            raise CommandRefused("box_reserved", box=number)
     if action == "close-bets" and not command.get("occupancy_acknowledged"):
         _check_occupancy(table, round_row)
     events = _apply(live_row, round_row, actor, _normalise(command))
@@ -233,10 +243,9 @@ def _reservation(table, live_row, actor, action, command) -> None:
 
     from tables import services as table_services
 
-    box = command.get("box")
-    if isinstance(box, bool) or not str(box).isdigit():
+    box = box_number(command.get("box"))
+    if box is None:
         raise CommandRefused("bad_message")
-    box = int(box)
     try:
         if action == "reserve":
             current = live_row.current_round
@@ -251,6 +260,14 @@ def _reservation(table, live_row, actor, action, command) -> None:
             table_services.reservation_release(table=table, box=box, released_by=actor)
     except ValidationError as error:
         raise CommandRefused(error.code or "bad_message", " ".join(error.messages), box=box)
+
+
+def box_number(value) -> int | None:
+    """A box number from a command (an int or ASCII digits), or None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value if value is not None else "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
 
 
 def _current_round(live_row) -> Round | None:
@@ -402,7 +419,7 @@ def _shuffle(table, live_row, actor, command) -> None:
     if not low <= behind <= high:
         raise CommandRefused("bad_cut", low=low, high=high)
     cut_by = command.get("cut_by_box")
-    cut_by = int(cut_by) if str(cut_by or "").isdigit() else None
+    cut_by = box_number(cut_by)
     if cut_by is not None and cut_by not in table.box_numbers:
         raise CommandRefused("unknown_box", box=cut_by)
     entitled = None

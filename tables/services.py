@@ -302,7 +302,7 @@ def chip_count_record(*, table: Table, kind: str, counts: dict, counted_by) -> C
             number = int(str(raw).strip() or 0)
         except ValueError:
             number = -1
-        if number < 0:
+        if not 0 <= number <= 1_000_000:  # no tray holds a million chips: a typing error
             raise _refuse(
                 "bad_count",
                 _("The count of %(value)s chips must be a whole number, zero or more.")
@@ -416,8 +416,8 @@ def _step_details(checklist: Checklist, step: str, data: dict, by) -> dict:
         seal = str(data.get("seal") or "").strip()[:64]
         if not seal:
             raise _refuse("seal_required", _("Enter the seal number."))
-        removed_by = User.objects.filter(pk=data.get("removed_by") or None).first()
-        witness = User.objects.filter(pk=data.get("witness") or None).first()
+        removed_by = User.objects.filter(pk=_id(data.get("removed_by"))).first()
+        witness = User.objects.filter(pk=_id(data.get("witness"))).first()
         if removed_by is None or witness is None:
             raise _refuse("people_required", _("Name who removed the drop box and the witness."))
         if removed_by == witness:
@@ -483,11 +483,25 @@ def signer_authenticate(*, identifier: str, secret: str):
     return user
 
 
+def _id(value) -> int | None:
+    """A database id from a form, or None (never an exception)."""
+    text = str(value if value is not None else "").strip()
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
 SIGNER_ROLES = {
     "pit_boss": (Role.PIT_BOSS,),
     "second": (Role.INSPECTOR,),
 }
 CLOSING_SECOND_ROLES = (Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+
+
+def _inspects(person, table) -> bool:
+    """Whether ``person`` is a current inspector of ``table`` (an inspector signs only the
+    tables they oversee)."""
+    from staff.selectors import inspector_tables
+
+    return inspector_tables(user=person).filter(pk=table.pk).exists()
 
 
 def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
@@ -502,6 +516,12 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
             raise _refuse("checklist_done", _("This checklist is already complete."))
         if checklist_missing_steps(checklist=checklist):
             raise _refuse("steps_missing", _("Sign only when every step is done."))
+        mine = "pit_boss_signed_by_id" if slot == "pit_boss" else "second_signed_by_id"
+        other = "second_signed_by_id" if slot == "pit_boss" else "pit_boss_signed_by_id"
+        if getattr(checklist, mine) is not None:
+            raise _refuse("already_signed", _("This signature is already given."))
+        if getattr(checklist, other) == signer.pk:
+            raise _refuse("same_signer", _("The two signatures must be of two different people."))
         roles = SIGNER_ROLES[slot]
         if slot == "second" and checklist.kind == Checklist.Kind.CLOSING:
             roles = CLOSING_SECOND_ROLES
@@ -514,12 +534,14 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
                     "role": ", ".join(str(Role(r).label) for r in roles),
                 },
             )
-        mine = "pit_boss_signed_by_id" if slot == "pit_boss" else "second_signed_by_id"
-        other = "second_signed_by_id" if slot == "pit_boss" else "pit_boss_signed_by_id"
-        if getattr(checklist, mine) is not None:
-            raise _refuse("already_signed", _("This signature is already given."))
-        if getattr(checklist, other) == signer.pk:
-            raise _refuse("same_signer", _("The two signatures must be of two different people."))
+        duty_may_sign = Role.DUTY_ADMINISTRATOR in roles and signer.has_role(
+            Role.DUTY_ADMINISTRATOR
+        )
+        if slot == "second" and not duty_may_sign and not _inspects(signer, checklist.table):
+            raise _refuse(
+                "not_this_table",
+                _("%(name)s is not an inspector of this table.") % {"name": signer.display_name},
+            )
         setattr(checklist, mine, signer.pk)
         setattr(checklist, mine.replace("_by_id", "_at"), timezone.now())
         checklist.full_clean()

@@ -182,7 +182,7 @@ def alerts(request):
     open_only = request.GET.get("open") == "1"
     rows = alert_history(
         user=request.user,
-        table=int(table) if table.isdigit() else None,
+        table=int(table) if table.isascii() and table.isdigit() else None,
         kind=kind if kind in ALERT_MESSAGES else "",
         open_only=open_only,
     )[:200]
@@ -211,7 +211,7 @@ def alert_acknowledge(request):
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     alert_id = request.POST.get("alert", "")
-    if not alert_id.isdigit():
+    if not (alert_id.isascii() and alert_id.isdigit()):
         message, status = _("Choose an alert to acknowledge."), 400
     else:
         try:

@@ -110,3 +110,20 @@ def test_pit_and_day_groupings_add_up(worked_day):
     by_pit = cash_report(first=today(), last=today(), group="pit")
     by_day = cash_report(first=today(), last=today(), group="day")
     assert by_pit["lines"][0].win == by_day["lines"][0].win == Decimal("17000")
+
+
+def test_a_line_with_a_table_day_of_unknown_win_shows_no_win_and_no_hold():
+    from decimal import Decimal
+
+    from cashdesk.selectors import Figures
+
+    complete = Figures(
+        opener=Decimal(1000), closer=Decimal(1000), drop=Decimal(500), win=Decimal(500)
+    )
+    no_closer = Figures(opener=Decimal(1000), drop=Decimal(500))  # closer not counted yet
+    line = Figures(label="pit")
+    line.add(complete)
+    assert line.win == Decimal(500) and line.hold == Decimal("100.00")
+    line.add(no_closer)
+    assert line.drop == Decimal(1000)
+    assert line.win is None and line.hold is None  # not 500 against a drop of 1000

@@ -338,3 +338,34 @@ def test_a_simulated_table_deals_its_own_cards(staffed_table):
     state = TableRound.from_dict(snapshot(table))
     assert state.status == "settled"
     assert state.engine.shoe.dealt >= 3
+
+
+@pytest.mark.parametrize("box", [" 1", "+1", "1 ", "²", "1.0", True])
+def test_a_box_number_that_is_not_plain_digits_is_refused(dealer_desk, table, box):
+    dealer_desk.start_round()
+    before = snapshot(table)
+    outcome = dealer_desk.send("bet", box=box, seat="A", stake="100")
+    assert not outcome.ok and outcome.code in ("bad_action", "bad_message")
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize(
+    "stake", ["101.005", "1.00000000000000000000000001E+2", "1E+100000000", "-0", "NaN", "1e12"]
+)
+def test_a_stake_that_is_not_whole_cents_or_is_absurd_is_refused(dealer_desk, table, stake):
+    dealer_desk.start_round()
+    before = snapshot(table)
+    outcome = dealer_desk.send("bet", box=1, seat="A", stake=stake)
+    assert not outcome.ok and outcome.code == "bad_amount"
+    assert snapshot(table) == before
+
+
+def test_a_bet_on_a_reserved_box_is_refused_however_the_box_is_written(
+    dealer_desk, observer_desk, table
+):
+    dealer_desk.start_round()
+    observer_desk.ok("reserve", box=3, seat="Anna")
+    for box in (3, "3", " 3", "+3"):
+        outcome = dealer_desk.send("bet", box=box, seat="B", stake="100")
+        assert not outcome.ok
+    assert not TableRound.from_dict(snapshot(table)).shares

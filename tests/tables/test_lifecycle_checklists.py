@@ -219,3 +219,33 @@ def test_pit_boss_opens_a_table_through_the_screen(client, closed_table, crew, p
     assert Table.objects.get(pk=closed_table.pk).status == Table.Status.OPEN
     assert LiveTable.objects.get(pk=closed_table.pk).version >= 2
     assert ChipCount.objects.get(table=closed_table).total == Decimal("200")
+
+
+def test_only_an_inspector_of_the_table_signs_its_opening(closed_table, crew, make_user):
+    from staff.roles import Role
+
+    stranger = make_user("stranger", [Role.INSPECTOR])  # oversees no table
+    checklist = services.checklist_start(
+        table=closed_table, kind="opening", started_by=crew["pitboss"]
+    )
+    do_opening_steps(checklist, crew["pitboss"])
+    services.checklist_sign(checklist=checklist, slot="pit_boss", signer=crew["pitboss"])
+    with pytest.raises(ValidationError) as refusal:
+        services.checklist_sign(checklist=checklist, slot="second", signer=stranger)
+    assert refusal.value.code == "not_this_table"
+    checklist.refresh_from_db()
+    assert checklist.second_signed_by is None
+
+
+@pytest.mark.parametrize("count", [10**30, -1, "many"])
+def test_a_chip_count_that_no_tray_holds_is_refused(closed_table, crew, count):
+    from tables.models import ChipCount
+
+    closed_table.chip_denominations = ["100"]
+    closed_table.save(update_fields=["chip_denominations"])
+    with pytest.raises(ValidationError) as refusal:
+        services.chip_count_record(
+            table=closed_table, kind="spot", counts={"100": count}, counted_by=crew["pitboss"]
+        )
+    assert refusal.value.code == "bad_count"
+    assert not ChipCount.objects.filter(table=closed_table, kind="spot").exists()
