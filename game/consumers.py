@@ -133,6 +133,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
         return render_fragments(Table.objects.get(pk=self.table_id), [self.language])
 
+    async def table_revoke(self, event):
+        """This person's assignment to the table ended: close their screen, unless their role
+        here does not depend on it (duty administrator, pit boss)."""
+        if event.get("user_id") == self.user.pk and await self._role() is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+
     async def table_state(self, event):
         """A new state published for this table: forward our screen's fragment."""
         if event["version"] < self.version:
@@ -197,6 +203,24 @@ class InspectorConsumer(AsyncJsonWebsocketConsumer):
         if content.get("action") == "sync" and content.get("expire_due"):
             for table_id in list(self.versions):
                 await database_sync_to_async(reservation_expire_due)(table_id=table_id)
+
+    async def table_revoke(self, event):
+        """An assignment ended: if this inspector no longer oversees the table, its tile
+        leaves the dashboard and its updates stop."""
+        table_id = event.get("table_id")
+        if event.get("user_id") != self.user.pk or table_id is None:
+            return
+        if await self._still_inspects(table_id):
+            return
+        group = table_group(table_id)
+        if group in self.groups_joined:
+            self.groups_joined.remove(group)
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self.send(text_data=f'<div id="tile-{int(table_id)}" hx-swap-oob="delete"></div>')
+
+    @database_sync_to_async
+    def _still_inspects(self, table_id) -> bool:
+        return inspector_tables(user=self.user).filter(pk=table_id).exists()
 
     async def table_state(self, event):
         table_id = event.get("table_id")

@@ -143,6 +143,7 @@ def assignment_start(
                 )
             current.ends_at = now
             current.save(update_fields=["ends_at"])
+            _revoke_screens_on_commit(table_id=table.pk, user_id=current.user_id)
         if role != TableRole.INSPECTOR:
             elsewhere = TableAssignment.objects.filter(
                 user=user,
@@ -167,6 +168,25 @@ def assignment_end(*, assignment: TableAssignment) -> None:
     if assignment.ends_at is None:
         assignment.ends_at = timezone.now()
         assignment.save(update_fields=["ends_at"])
+        _revoke_screens_on_commit(table_id=assignment.table_id, user_id=assignment.user_id)
+
+
+def _revoke_screens_on_commit(*, table_id: int, user_id: int) -> None:
+    """A person whose assignment ended loses the table's live screens at once (their open
+    sockets close with 4403), not only their right to send commands."""
+
+    def revoke():
+        from asgiref.sync import async_to_sync
+        from channels.layers import get_channel_layer
+
+        from game.publish import table_group
+
+        async_to_sync(get_channel_layer().group_send)(
+            table_group(table_id),
+            {"type": "table.revoke", "table_id": table_id, "user_id": user_id},
+        )
+
+    transaction.on_commit(revoke)
 
 
 # -- croupier replacement -------------------------------------------------------------------

@@ -158,3 +158,30 @@ async def test_the_inspector_home_receives_the_table_tile_live(english_crew, tab
     finally:
         await inspector.disconnect()
         await dealer.disconnect()
+
+
+async def test_a_croupier_replaced_at_the_table_loses_its_screen_at_once(
+    english_crew, table, make_user
+):
+    from staff import services as staff_services
+    from staff.roles import Role, TableRole
+
+    dealer = await connect(f"/ws/tables/{table.pk}/", english_crew["dealer"])
+    inspector_home = await connect("/ws/inspector/", english_crew["inspector"])
+    try:
+        await next_live(dealer)
+        await inspector_home.receive_from(timeout=5)
+
+        def replace():
+            newcomer = make_user("newcomer", [Role.DEALING_CROUPIER])
+            staff_services.assignment_start(
+                table=table, user=newcomer, role=TableRole.DEALING_CROUPIER, replace=True
+            )
+
+        await database_sync_to_async(replace)()
+        closed = await dealer.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4403}
+        assert await inspector_home.receive_nothing(timeout=0.5)  # still their table
+    finally:
+        await dealer.disconnect()
+        await inspector_home.disconnect()
