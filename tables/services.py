@@ -520,8 +520,6 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
         other = "second_signed_by_id" if slot == "pit_boss" else "pit_boss_signed_by_id"
         if getattr(checklist, mine) is not None:
             raise _refuse("already_signed", _("This signature is already given."))
-        if getattr(checklist, other) == signer.pk:
-            raise _refuse("same_signer", _("The two signatures must be of two different people."))
         roles = SIGNER_ROLES[slot]
         if slot == "second" and checklist.kind == Checklist.Kind.CLOSING:
             roles = CLOSING_SECOND_ROLES
@@ -534,6 +532,8 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
                     "role": ", ".join(str(Role(r).label) for r in roles),
                 },
             )
+        if getattr(checklist, other) == signer.pk:
+            raise _refuse("same_signer", _("The two signatures must be of two different people."))
         duty_may_sign = Role.DUTY_ADMINISTRATOR in roles and signer.has_role(
             Role.DUTY_ADMINISTRATOR
         )
