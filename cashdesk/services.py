@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -337,17 +337,21 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     if not (note or "").strip():
         raise ValidationError(_("Write what was done about it."), code="no_note")
-    with transaction.atomic():
-        if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
-            raise ValidationError(_("This exception is already resolved."), code="signed")
-        resolution = Resolution(
-            kind=kind,
-            object_id=object_id,
-            note=note.strip(),
-            resolved_by=actor,
-            resolved_at=timezone.now(),
-        )
-        _save(resolution)
+    already = ValidationError(_("This exception is already resolved."), code="signed")
+    try:
+        with transaction.atomic():
+            if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
+                raise already
+            resolution = Resolution(
+                kind=kind,
+                object_id=object_id,
+                note=note.strip(),
+                resolved_by=actor,
+                resolved_at=timezone.now(),
+            )
+            _save(resolution)
+    except IntegrityError:  # the same exception resolved at the same moment (double submit)
+        raise already
     return resolution
 
 
@@ -357,14 +361,19 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
 
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     round_results_sync()
-    with transaction.atomic():
+    try:
+        with transaction.atomic():
+            _require_day_open(gaming_day)
+            if open_exceptions(gaming_day=gaming_day):
+                raise ValidationError(
+                    _("The gaming day has open exceptions: resolve them first."),
+                    code="exceptions",
+                )
+            close = GamingDayClose(gaming_day=gaming_day, closed_by=actor, closed_at=timezone.now())
+            _save(close)
+    except IntegrityError:  # closed at the same moment by a second submit
         _require_day_open(gaming_day)
-        if open_exceptions(gaming_day=gaming_day):
-            raise ValidationError(
-                _("The gaming day has open exceptions: resolve them first."), code="exceptions"
-            )
-        close = GamingDayClose(gaming_day=gaming_day, closed_by=actor, closed_at=timezone.now())
-        _save(close)
+        raise
     return close
 
 

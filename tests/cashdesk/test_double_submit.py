@@ -1,0 +1,37 @@
+"""Two duty administrators (or one double tap) resolving the same exception at the same
+moment: one resolution, and the other is told it is already resolved (PostgreSQL)."""
+
+import threading
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from cashdesk import services
+from cashdesk.models import Resolution
+
+pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
+
+
+def test_resolving_one_exception_twice_at_once_records_it_once(crew):
+    barrier = threading.Barrier(2)
+    outcomes = []
+
+    def resolve():
+        try:
+            barrier.wait()
+            services.exception_resolve(kind="drop", object_id=41, actor=crew["duty"],
+                                       note="counted again")
+            outcomes.append("ok")
+        except ValidationError as error:
+            outcomes.append(error.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=resolve) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["ok", "signed"]
+    assert Resolution.objects.filter(kind="drop", object_id=41).count() == 1
