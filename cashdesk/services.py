@@ -349,7 +349,12 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
                 resolved_by=actor,
                 resolved_at=timezone.now(),
             )
-            _save(resolution)
+            try:
+                _save(resolution)
+            except ValidationError:
+                if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
+                    raise already  # resolved a moment ago by another submit
+                raise
     except IntegrityError:  # the same exception resolved at the same moment (double submit)
         raise already
     return resolution
@@ -370,7 +375,11 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
                     code="exceptions",
                 )
             close = GamingDayClose(gaming_day=gaming_day, closed_by=actor, closed_at=timezone.now())
-            _save(close)
+            try:
+                _save(close)
+            except ValidationError:
+                _require_day_open(gaming_day)  # closed a moment ago by another submit
+                raise
     except IntegrityError:  # closed at the same moment by a second submit
         _require_day_open(gaming_day)
         raise
