@@ -90,26 +90,17 @@ def expected_tray(*, table: Table, at: dt.datetime, since: ChipCount) -> Decimal
     credits, minus chips sold for cash, minus the players' recorded results of the rounds
     closed in between."""
     window = {"table": table}
-    fills = (
-        Slip.objects.filter(
-            **window,
-            kind=Slip.Kind.FILL,
-            received_at__gt=since.counted_at,
-            received_at__lte=at,
-            void_confirmed_at__isnull=True,
-        ).aggregate(s=Sum("total"))["s"]
-        or ZERO
+    slips = Slip.objects.filter(
+        **window,
+        received_at__gt=since.counted_at,
+        received_at__lte=at,
+        void_confirmed_at__isnull=True,
+    ).aggregate(
+        fills=Sum("total", filter=Q(kind=Slip.Kind.FILL)),
+        credits=Sum("total", filter=Q(kind=Slip.Kind.CREDIT)),
     )
-    credits = (
-        Slip.objects.filter(
-            **window,
-            kind=Slip.Kind.CREDIT,
-            received_at__gt=since.counted_at,
-            received_at__lte=at,
-            void_confirmed_at__isnull=True,
-        ).aggregate(s=Sum("total"))["s"]
-        or ZERO
-    )
+    fills = slips["fills"] or ZERO
+    credits = slips["credits"] or ZERO
     sold = (
         CashIn.objects.filter(
             **window, entered_at__gt=since.counted_at, entered_at__lte=at
