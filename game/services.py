@@ -366,13 +366,7 @@ def _open_round(table, live_row, actor) -> None:
         "shoe": shoe.state,
     }
     state = live.TableRound(opening)
-    number = (
-        Round.objects.filter(table=table)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
-    ) + 1
+    number = _next_number(Round, table)
     version = live_row.version + 1
     round_row = Round.objects.create(
         table=table,
@@ -391,6 +385,13 @@ def _open_round(table, live_row, actor) -> None:
         version=version,
     )
     live_row.current_round = round_row
+
+
+def _next_number(model, table) -> int:
+    """The next per-table sequence number of a shoe or a round (callers hold the table's
+    live row locked, so two commands cannot take the same number)."""
+    last = model.objects.filter(table=table).order_by("-number").values_list("number", flat=True)
+    return (last.first() or 0) + 1
 
 
 def cut_limits(decks: int) -> tuple[int, int]:
@@ -446,13 +447,7 @@ def _shuffle(table, live_row, actor, command) -> None:
                 raise CommandRefused("burn_card_required")
             engine_shoe.take(card)
             burn = card.code
-    number = (
-        ShoeRow.objects.filter(table=table)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
-    ) + 1
+    number = _next_number(ShoeRow, table)
     shoe = ShoeRow.objects.create(
         table=table,
         number=number,
