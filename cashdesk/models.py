@@ -227,10 +227,12 @@ class DropCount(models.Model):
 
 
 class RoundResult(models.Model):
-    """A closed round's recorded result, copied once from game.Round for the reports.
+    """A closed round's recorded result, written once by the live table's write path in the
+    transaction that closes the round (``cashdesk.services.round_result_record``).
 
     Nothing is recomputed: ``players_net`` and ``total_bet`` are the round's own figures,
-    ``hands`` the number of boxes the engine settled.
+    ``hands`` the number of boxes the engine settled, ``theoretical_win`` the total bet times
+    the house edge of the rule set the round was played under.
     """
 
     round = models.OneToOneField("game.Round", on_delete=models.PROTECT, related_name="+")
@@ -241,6 +243,7 @@ class RoundResult(models.Model):
     hands = models.PositiveSmallIntegerField()
     total_bet = models.DecimalField(**MONEY)
     players_net = models.DecimalField(**MONEY)
+    theoretical_win = models.DecimalField(**MONEY, default=0)
 
     class Meta:
         indexes = [models.Index(fields=["gaming_day", "table"])]

@@ -2,7 +2,6 @@
 A refused input re-renders the page with the reason and status 400; nothing is saved."""
 
 import datetime as dt
-import time
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
@@ -17,11 +16,11 @@ from cashdesk import exports, selectors, services
 from cashdesk.charts import bars_chart
 from cashdesk.gaming import gaming_day_of
 from cashdesk.models import CashIn, GamingDayClose, Resolution, Slip
-from staff.access import role_required, table_required
+from cashdesk.publish import duty_context, duty_sequence
+from staff.access import role_required
 from staff.roles import Role, TableRole
-from staff.selectors import replacement_panel
+from tables.access import table_required
 from tables.models import Table
-from tables.selectors import open_alerts
 
 TABLE_PEOPLE = (
     TableRole.DEALING_CROUPIER,
@@ -186,23 +185,12 @@ def slip_void(request, table, table_role):
 
 
 def _duty_page(request, *, error: str = "", status: int = 200):
-    day = _today()
     if error:
         messages.error(request, error)
     return render(
         request,
         "cashdesk/duty_home.html",
-        {
-            "gaming_day": day,
-            "totals": selectors.live_totals(gaming_day=day),
-            "alerts": open_alerts(),
-            "version": time.time_ns() // 1000,
-            "exceptions": selectors.open_exceptions(),
-            "to_issue": selectors.slips_to_issue(),
-            "closed_days": GamingDayClose.objects.order_by("-gaming_day")[:5],
-            "resolution_kinds": Resolution.Kind.choices,
-            "open_replacements": replacement_panel(),
-        },
+        duty_context(seq=duty_sequence()),
         status=status,
     )
 
@@ -337,7 +325,6 @@ def _period(request) -> tuple[dt.date, dt.date, str]:
 
 
 def _report_context(request) -> dict:
-    services.round_results_sync()
     first, last, group = _period(request)
     report = selectors.cash_report(
         first=first, last=last, group="table" if group == "shift" else group
@@ -381,7 +368,6 @@ def report_print(request):
 @role_required(*REPORT_PEOPLE)
 def export(request):
     """The report lines as CSV (default) or XLSX (``?format=xlsx``)."""
-    services.round_results_sync()
     first, last, group = _period(request)
     report = selectors.cash_report(
         first=first, last=last, group="table" if group == "shift" else group

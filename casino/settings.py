@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "floor",
     "staff",
     "tables",
     "game",
@@ -128,6 +129,15 @@ def redis_channel_layer_config(url: str) -> dict:
 
 
 REDIS_URL = env("REDIS_URL")
+# Called after every commit that changed what a screen shows (floor.changes), in this order:
+# the live tables' screens and tiles, then the duty administrators' screen.
+SCREEN_PUBLISHERS = ["game.publish.publish_changes", "cashdesk.publish.publish_changes"]
+# Who watches which screen (floor.presence): shared in Redis by every worker, under this prefix.
+PRESENCE_PREFIX = env("PRESENCE_PREFIX", "pit-presence")
+# /healthz and /metrics answer only to these networks (docs/operations.md).
+OPS_ALLOWED_NETWORKS = env_list(
+    "OPS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16"
+)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

@@ -1,8 +1,8 @@
 """Read paths for people, roles and assignments."""
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
-from staff.models import TableAssignment, User
+from staff.models import ReplacementRequest, TableAssignment, User
 from staff.roles import Role, TableRole
 
 
@@ -16,32 +16,53 @@ def current_table_for(*, user: User, role: str):
     return assignment.table if assignment else None
 
 
-def inspector_tables(*, user: User):
-    from tables.models import Table
+def inspector_table_ids(*, user: User) -> QuerySet:
+    """The ids of the tables ``user`` oversees now as an inspector (a subquery: use it as
+    ``Table.objects.filter(pk__in=...)``; ``tables.selectors.inspector_tables`` does)."""
+    return TableAssignment.objects.filter(
+        user=user, role=TableRole.INSPECTOR, ends_at__isnull=True
+    ).values("table_id")
 
-    return Table.objects.filter(
-        assignments__user=user,
-        assignments__role=TableRole.INSPECTOR,
-        assignments__ends_at__isnull=True,
-    ).order_by("number")
+
+def inspects(*, user: User, table_id: int) -> bool:
+    """Whether ``user`` is an inspector of ``table_id`` now."""
+    return (
+        user.has_role(Role.INSPECTOR)
+        and TableAssignment.objects.filter(
+            user=user, role=TableRole.INSPECTOR, ends_at__isnull=True, table_id=table_id
+        ).exists()
+    )
+
+
+def current_assignment(*, user: User, table_id: int, role: str) -> TableAssignment | None:
+    """``user``'s current assignment to ``table_id`` in ``role`` (with its table), or None."""
+    return current_assignments(user=user).filter(table_id=table_id, role=role).first()
 
 
 def table_role_for(*, user: User, table) -> str | None:
     """The role under which ``user`` may open ``table``'s live screens, or None.
 
-    Table roles need a current assignment to that table; the duty administrator and the
-    pit boss see every table of the floor (read-only).
+    Table roles need a current assignment to that table and the role itself, both read
+    fresh from the database in one query (every live command asks again: a role taken away
+    or a person deactivated acts no more); the duty administrator and the pit boss see every
+    table of the floor (read-only).
     """
-    if not user.is_authenticated or not user.is_active:
+    if not user.is_authenticated:
         return None
     assigned = set(
-        TableAssignment.objects.filter(user=user, table=table, ends_at__isnull=True).values_list(
-            "role", flat=True
-        )
+        TableAssignment.objects.filter(
+            user=user,
+            table=table,
+            ends_at__isnull=True,
+            user__is_active=True,
+            user__groups__name=F("role"),
+        ).values_list("role", flat=True)
     )
     for role in (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR):
-        if role in assigned and user.has_role(role):
+        if role in assigned:
             return role
+    if not user.is_active:
+        return None
     for role in (Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS):
         if user.has_role(role):
             return role
@@ -63,9 +84,8 @@ def locked_pins() -> QuerySet[User]:
 
 
 def replacement_requests(*, tables=None, limit: int | None = None):
-    """Croupier replacement requests, newest first (``tables``: only those tables)."""
-    from staff.models import ReplacementRequest
-
+    """Croupier replacement requests, newest first (``tables``: only those tables, a list of
+    tables or ids, or a subquery of ids)."""
     rows = ReplacementRequest.objects.select_related(
         "table", "current_person", "requested_by", "decided_by", "replacement"
     )
@@ -76,8 +96,6 @@ def replacement_requests(*, tables=None, limit: int | None = None):
 
 def replacement_open(*, tables=None):
     """Requests still waiting: for a decision, or (approved) for the round boundary."""
-    from staff.models import ReplacementRequest
-
     return replacement_requests(tables=tables).filter(
         status__in=[ReplacementRequest.Status.REQUESTED, ReplacementRequest.Status.APPROVED]
     )

@@ -11,8 +11,11 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from staff.models import TableAssignment, User
+from floor.changes import access_changed, table_changed
+from floor.models import TableFeed
+from staff.models import ReplacementRequest, TableAssignment, User
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
+from staff.selectors import table_staff
 
 # ASCII digits only: \d would also take other scripts' digits, and $ a trailing newline.
 PIN_RE = re.compile(r"^[0-9]{4,6}\Z")
@@ -143,7 +146,7 @@ def assignment_start(
                 )
             current.ends_at = now
             current.save(update_fields=["ends_at"])
-            _revoke_screens_on_commit(table_id=table.pk, user_id=current.user_id)
+            access_changed(user_id=current.user_id, table_id=table.pk)
         if role != TableRole.INSPECTOR:
             elsewhere = TableAssignment.objects.filter(
                 user=user,
@@ -160,54 +163,26 @@ def assignment_start(
         )
         assignment.full_clean()
         assignment.save()
+        table_changed(table.pk, duty=True)  # the staff line of the table's screens
+        access_changed(user_id=user.pk, table_id=table.pk)  # e.g. a dashboard's new tile
     return assignment
 
 
 def assignment_end(*, assignment: TableAssignment) -> None:
     """End a current assignment now (history is kept)."""
+    """End a current assignment now (history is kept). The person's open screens of the
+    table close at once (4403), not only their right to send commands."""
     if assignment.ends_at is None:
-        assignment.ends_at = timezone.now()
-        assignment.save(update_fields=["ends_at"])
-        _revoke_screens_on_commit(table_id=assignment.table_id, user_id=assignment.user_id)
-
-
-def _revoke_screens_on_commit(*, table_id: int, user_id: int) -> None:
-    """A person whose assignment ended loses the table's live screens at once (their open
-    sockets close with 4403), not only their right to send commands."""
-
-    def revoke():
-        from asgiref.sync import async_to_sync
-        from channels.layers import get_channel_layer
-
-        from game.publish import table_group
-
-        async_to_sync(get_channel_layer().group_send)(
-            table_group(table_id),
-            {"type": "table.revoke", "table_id": table_id, "user_id": user_id},
-        )
-
-    transaction.on_commit(revoke)
+        with transaction.atomic():
+            assignment.ends_at = timezone.now()
+            assignment.save(update_fields=["ends_at"])
+            access_changed(user_id=assignment.user_id, table_id=assignment.table_id)
+            table_changed(assignment.table_id, duty=True)
 
 
 # -- croupier replacement -------------------------------------------------------------------
 
 CROUPIER_ROLES = (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
-
-
-def _publish_replacements_on_commit(table_id: int | None = None) -> None:
-    """After the write commits: the duty administrators' panel, and the table's screens
-    (whose staff line changes when a croupier hands over)."""
-
-    def publish():
-        from staff.publish import publish_replacements
-
-        publish_replacements()
-        if table_id is not None:
-            from game.publish import publish_table
-
-            publish_table(table_id)
-
-    transaction.on_commit(publish)
 
 
 def replacement_request(*, table, role: str, reason: str, requested_by: User):
@@ -216,9 +191,6 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
     Refused when the person asking does not oversee the table now, when nobody holds the
     role, when the reason is empty, or when a request for that role is already open.
     """
-    from staff.models import ReplacementRequest
-    from staff.selectors import table_staff
-
     reason = (reason or "").strip()
     if role not in CROUPIER_ROLES:
         raise ValidationError(_("Only a croupier can be replaced this way."), code="bad_role")
@@ -256,13 +228,11 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
         )
         request.full_clean()
         request.save()
-        _publish_replacements_on_commit()
+        table_changed(table.pk, duty=True)
     return request
 
 
 def _decided(request_id: int, decided_by: User):
-    from staff.models import ReplacementRequest
-
     if not decided_by.has_role(Role.DUTY_ADMINISTRATOR):
         raise ValidationError(
             _("Only the duty administrator decides a replacement."), code="not_duty"
@@ -288,8 +258,6 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
     once when no round is open at the table, otherwise when its round closes or is voided
     (:func:`replacement_hand_over_due`). Deciding a request twice is refused.
     """
-    from staff.models import ReplacementRequest
-
     with transaction.atomic():
         request = _decided(request_id, decided_by)
         if replacement is None or not replacement.is_active:
@@ -317,16 +285,14 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
         request.decision_note = (note or "").strip()[:1000]
         request.full_clean()
         request.save()
+        table_changed(request.table_id, duty=True)
         replacement_hand_over_due(table=request.table)
-        _publish_replacements_on_commit(request.table_id)
     request.refresh_from_db()
     return request
 
 
 def replacement_reject(*, request_id: int, decided_by: User, note: str):
     """The duty administrator rejects a request, saying why. Deciding twice is refused."""
-    from staff.models import ReplacementRequest
-
     note = (note or "").strip()
     if not note:
         raise ValidationError(_("Say why the request is rejected."), code="note_required")
@@ -338,7 +304,7 @@ def replacement_reject(*, request_id: int, decided_by: User, note: str):
         request.decision_note = note[:1000]
         request.full_clean()
         request.save()
-        _publish_replacements_on_commit()
+        table_changed(request.table_id, duty=True)
     return request
 
 
@@ -351,11 +317,9 @@ def replacement_hand_over_due(*, table) -> list:
     meanwhile) stays approved and is tried again at the next boundary; it never blocks the
     round's own command.
     """
-    from game.models import LiveTable
-    from staff.models import ReplacementRequest
-
-    live_row = LiveTable.objects.filter(table=table).select_related("current_round").first()
-    if live_row is not None and live_row.current_round and live_row.current_round.is_open:
+    # Under the feed row's lock: a round cannot open at this table while we hand over.
+    feed = TableFeed.objects.select_for_update().filter(pk=table.pk).first()
+    if feed is not None and feed.round_open:
         return []
     done = []
     for request in (
@@ -379,5 +343,5 @@ def replacement_hand_over_due(*, table) -> list:
             continue
         done.append(request)
     if done:
-        _publish_replacements_on_commit(table.pk)
+        table_changed(table.pk, duty=True)
     return done

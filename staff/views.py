@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from staff import selectors, services
-from staff.access import role_required, table_required
-from staff.models import User
+from staff.access import role_required
+from staff.models import ReplacementRequest, User
 from staff.roles import HOME_ORDER, Role, TableRole
 
 LANGUAGE_COOKIE = "django_language"
@@ -143,9 +143,16 @@ def _error_text(error) -> str:
     return " ".join(error.messages)
 
 
-@table_required(TableRole.INSPECTOR)
-def replacement_request_view(request, table, table_role):
-    """The inspector asks the duty administrator to replace a croupier of this table."""
+@role_required(Role.INSPECTOR)
+def replacement_request_view(request, table_id: int):
+    """The inspector asks the duty administrator to replace a croupier of this table (only
+    a current inspector of it: the table comes with their assignment)."""
+    assignment = selectors.current_assignment(
+        user=request.user, table_id=table_id, role=TableRole.INSPECTOR
+    )
+    if assignment is None:
+        raise PermissionDenied
+    table = assignment.table
     error = ""
     status = 200
     if request.method == "POST":
@@ -182,7 +189,7 @@ def replacements_view(request):
     inspector those of the tables they oversee now."""
     tables = None
     if not request.user.has_role(Role.DUTY_ADMINISTRATOR):
-        tables = selectors.inspector_tables(user=request.user)
+        tables = selectors.inspector_table_ids(user=request.user)
     return render(
         request,
         "staff/replacements.html",
@@ -194,8 +201,6 @@ def replacements_view(request):
 @role_required(Role.DUTY_ADMINISTRATOR)
 def replacement_decide_view(request):
     """Approve (naming the replacement) or reject (with a note) one request."""
-    from staff.models import ReplacementRequest
-
     try:
         request_id = int(request.POST.get("request", ""))
         replacement_request = ReplacementRequest.objects.get(pk=request_id)

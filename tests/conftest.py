@@ -155,3 +155,17 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_screen_state():
+    """Who watches which screen (``floor.presence``) and the boards cached per process
+    (``game.selectors``) start empty in every test."""
+    from floor import presence
+    from game.selectors import boards_forget
+
+    presence.clear()
+    boards_forget()
+    yield
+    presence.clear()
+    boards_forget()

@@ -36,7 +36,10 @@ def count_chips(crew):
 
 @pytest.fixture
 def closed_round(crew):
-    """A closed game.Round with the given recorded result (one box per bet)."""
+    """A closed game.Round with the given recorded result (one box per bet), and its result
+    for the reports as the closing command records it (``round_result_record``)."""
+    from cashdesk.services import round_result_record
+    from game.configuration import house_edge
     from game.models import Round, Shoe
 
     counter = {"n": 0}
@@ -52,7 +55,7 @@ def closed_round(crew):
             cards_behind_cut=80,
         )
         seats = [{"box": i + 1, "bet": str(b)} for i, b in enumerate(bets)]
-        return Round.objects.create(
+        row = Round.objects.create(
             table=table,
             shoe=shoe,
             number=counter["n"],
@@ -64,6 +67,16 @@ def closed_round(crew):
             players_net=Decimal(players_net),
             total_bet=sum((Decimal(b) for b in bets), Decimal(0)),
         )
+        round_result_record(
+            round_id=row.pk,
+            table_id=table.pk,
+            closed_at=row.closed_at,
+            hands=len(bets),
+            total_bet=row.total_bet,
+            players_net=row.players_net,
+            theoretical_win=row.total_bet * house_edge(table.rules),
+        )
+        return row
 
     return make
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from cashdesk import services
 from cashdesk.models import CashIn
-from tables.models import Alert
+from floor.models import Alert
 
 NOTES = {"5000": 3, "1000": 2}  # 17 000
 CHIPS = {"5000": 3, "1000": 2}

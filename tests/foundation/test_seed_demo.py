@@ -9,6 +9,7 @@ from staff import selectors
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
+from tables import selectors as tables_selectors
 from tables.models import Pit, Table
 
 DEMO_USERS = {
@@ -99,7 +100,7 @@ def test_table_one_is_fully_staffed_and_the_inspector_oversees_every_table(db, d
         TableRole.INSPECTOR: "inspector",
     }
     inspector = User.objects.get(username="inspector")
-    assert selectors.inspector_tables(user=inspector).count() == 4
+    assert tables_selectors.inspector_tables(user=inspector).count() == 4
 
 
 def test_prints_the_demo_logins(db, debug_on):

@@ -61,7 +61,7 @@ SCREENS = {
     "game:replay": ({"round_id": "R"}, {"inspector": 200, "duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
-    "tables:config": ({"table_id": "T"}, {"pitboss": 200}),
+    "game:table_config": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
@@ -80,6 +80,9 @@ POST_ONLY = {
     "tables:alert_acknowledge": ({}, {"inspector": 400}),
 }
 PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
+# Operations endpoints: answered by the client's network, not by role
+# (tests/floor/test_ops_endpoints.py).
+OPS = {"floor:healthz", "floor:metrics"}
 
 SOCKETS = {
     "/ws/tables/T/": {"dealer", "observer", "inspector", "duty", "pitboss"},
@@ -124,7 +127,7 @@ def _all_names(resolver=None, prefix=""):
 
 
 def test_matrix_covers_every_named_url():
-    covered = set(SCREENS) | set(POST_ONLY) | PUBLIC
+    covered = set(SCREENS) | set(POST_ONLY) | PUBLIC | OPS
     missing = sorted(set(_all_names()) - covered)
     assert not missing, f"add these URLs to the access matrix: {missing}"
 

@@ -6,12 +6,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import services
+from game.configuration import table_configure
 from tables.models import Table, TableChange
 
 
 def test_configuration_change_is_saved_with_who_and_what(closed_table, crew):
-    services.table_configure(
+    table_configure(
         table=closed_table,
         changed_by=crew["pitboss"],
         min_bet=Decimal("25"),
@@ -27,7 +27,7 @@ def test_configuration_change_is_saved_with_who_and_what(closed_table, crew):
 
 def test_changing_rules_on_an_open_table_is_refused(table, crew):
     with pytest.raises(ValidationError) as refusal:
-        services.table_configure(table=table, changed_by=crew["pitboss"], rules={"decks": 4})
+        table_configure(table=table, changed_by=crew["pitboss"], rules={"decks": 4})
     assert refusal.value.code == "table_not_closed"
     table.refresh_from_db()
     assert table.rules == {"preset": "standard"}
@@ -36,7 +36,7 @@ def test_changing_rules_on_an_open_table_is_refused(table, crew):
 
 def test_rules_the_engine_refuses_are_refused_with_its_message(closed_table, crew):
     with pytest.raises(ValidationError) as refusal:
-        services.table_configure(
+        table_configure(
             table=closed_table, changed_by=crew["pitboss"], rules={"preset": "standard", "decks": 0}
         )
     assert "decks must be a whole number from 1 to 8" in str(refusal.value)
@@ -45,14 +45,12 @@ def test_rules_the_engine_refuses_are_refused_with_its_message(closed_table, cre
 
 def test_par_float_outside_the_chip_set_is_refused(closed_table, crew):
     with pytest.raises(ValidationError):
-        services.table_configure(
-            table=closed_table, changed_by=crew["pitboss"], par_float={"5000": 10}
-        )
+        table_configure(table=closed_table, changed_by=crew["pitboss"], par_float={"5000": 10})
 
 
 def test_config_screen_shows_the_edge_and_the_engine_refusal(client, closed_table, pitboss_en):
     client.force_login(pitboss_en)
-    url = reverse("tables:config", kwargs={"table_id": closed_table.pk})
+    url = reverse("game:table_config", kwargs={"table_id": closed_table.pk})
     page = client.get(url).content.decode()
     assert "0.62%" in page  # the standard preset's infinite-deck edge
     form = {
@@ -84,7 +82,7 @@ def test_config_screen_shows_the_edge_and_the_engine_refusal(client, closed_tabl
 
 def test_config_screen_refuses_changes_on_an_open_table(client, table, pitboss_en):
     client.force_login(pitboss_en)
-    url = reverse("tables:config", kwargs={"table_id": table.pk})
+    url = reverse("game:table_config", kwargs={"table_id": table.pk})
     form = {
         "number": 1,
         "name": "BJ-1",

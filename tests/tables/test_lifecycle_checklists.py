@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from game.models import LiveTable
+from floor.models import Alert, TableFeed
 from tables import services
-from tables.models import Alert, Checklist, ChipCount, Table, TableChange
+from tables.models import Checklist, ChipCount, Table, TableChange
 from tests.conftest import PASSWORD, PIN
 from tests.tables.conftest import do_opening_steps, open_table
 
@@ -217,7 +217,8 @@ def test_pit_boss_opens_a_table_through_the_screen(client, closed_table, crew, p
     client.post(url, {"op": "sign", "slot": "second", "identifier": "inspector", "secret": PIN})
     client.post(url, {"op": "open"})
     assert Table.objects.get(pk=closed_table.pk).status == Table.Status.OPEN
-    assert LiveTable.objects.get(pk=closed_table.pk).version >= 2
+    # every screen of the table moved on with the table's status (the screen sequence)
+    assert TableFeed.objects.get(pk=closed_table.pk).seq >= 2
     assert ChipCount.objects.get(table=closed_table).total == Decimal("200")
 
 

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from game.configuration import table_configure
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
@@ -100,7 +101,7 @@ def _open_demo_table(table, pitboss, inspector) -> None:
     if table.status == Table.Status.OPEN:
         return  # a demo database seeded before checklists existed
     if not table.chip_denominations:
-        table_services.table_configure(
+        table_configure(
             table=table, changed_by=pitboss, chip_denominations=DEMO_CHIPS, par_float=DEMO_PAR
         )
     checklist = table_services.checklist_start(table=table, kind="opening", started_by=pitboss)
