@@ -278,6 +278,11 @@ def _decided(request_id: int, decided_by: User):
             },
             code="already_decided",
         )
+    if request.requested_by_id == decided_by.pk:
+        raise ValidationError(
+            _("Who asks never decides: another duty administrator decides your own request."),
+            code="own_request",
+        )
     return request
 
 
