@@ -46,6 +46,9 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-" + "x" * 40  # noqa: S105 - DEBUG only
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Origins (scheme://host[:port], exactly) whose pages may open the app's WebSockets besides
+# the socket's own origin (casino/origins.py).
+WS_ALLOWED_ORIGINS = env_list("WS_ALLOWED_ORIGINS", ",".join(CSRF_TRUSTED_ORIGINS))
 
 INSTALLED_APPS = [
     "daphne",
