@@ -5,6 +5,7 @@ in-memory channel layer. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "axes",
     "staff",
     "tables",
     "game",
@@ -80,6 +82,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a throttled sign-in nobody explained into a 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -142,14 +146,42 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_USER_MODEL = "staff.User"
-AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+# Every password or PIN check goes through django.contrib.auth.authenticate(request, ...):
+# django-axes' backend first refuses a throttled source, then the password, then the PIN.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "staff.backends.PinBackend",
+]
 LOGIN_URL = "staff:login"
 LOGIN_REDIRECT_URL = "staff:home"
 LOGOUT_REDIRECT_URL = "staff:login"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
-PIN_MAX_FAILURES = env_int("PIN_MAX_FAILURES", 5)
+
+# Sign-in throttling (docs/operations.md, "Security"): wrong passwords and PINs are counted
+# per source, the client's address and the name typed together. The first few tries are
+# free, then each wrong try makes that source wait twice as long before the next one, and at
+# the limit the source stops for a while (the duty administrator may lift it sooner). Only
+# wrong PINs for one name from several sources lock the person's PIN, and raise an alert.
+SIGN_IN_FREE_TRIES = env_int("SIGN_IN_FREE_TRIES", 3)
+SIGN_IN_DELAY_SECONDS = env_int("SIGN_IN_DELAY_SECONDS", 2)
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_STOP_MINUTES", 60))
+PIN_LOCK_FAILURES = env_int("PIN_LOCK_FAILURES", 20)
+PIN_LOCK_SOURCES = env_int("PIN_LOCK_SOURCES", 3)
+PIN_LOCK_HOURS = env_int("PIN_LOCK_HOURS", 24)
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_USERNAME_CALLABLE = "staff.throttle.sign_in_name"
+AXES_HANDLER = "staff.throttle.ThrottleHandler"
+AXES_LOCKOUT_CALLABLE = "staff.throttle.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+# A try refused while the source waits is not counted again (it neither extends the wait
+# nor pushes the source to its stop).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_SENSITIVE_PARAMETERS = ["username", "identifier", "password", "pin", "secret"]
 
 # Cash desk (docs/cashdesk.md): the gaming day starts at this local hour; shifts start at
 # these hours (the first shift of a gaming day starts with it); alert thresholds for one
@@ -215,5 +247,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # django-axes: every wrong sign-in and every stop is a WARNING; its chatter is INFO.
+        "axes": {"level": "WARNING"},
+    },
 }

@@ -14,6 +14,7 @@ from staff import selectors, services
 from staff.access import role_required, table_required
 from staff.models import User
 from staff.roles import HOME_ORDER, Role, TableRole
+from staff.throttle import sign_in_name, throttled_message, wait_notice
 
 LANGUAGE_COOKIE = "django_language"
 
@@ -36,24 +37,41 @@ def _signed_in(request, user: User):
 
 
 def login_view(request):
-    """Username and password: for the inspector, the duty administrator and the pit boss."""
+    """Username and password: for the inspector, the duty administrator and the pit boss.
+
+    Throttled per source like every sign-in (staff/throttle.py): a source that must wait is
+    told how long, in place of the form's own message.
+    """
+    error = ""
     if request.method == "POST":
         form = AuthenticationForm(request, data=request.POST)
         if form.is_valid():
             return _signed_in(request, form.get_user())
+        request.sign_in_explained = True
+        name = sign_in_name(request, None)
+        if getattr(request, "axes_locked_out", False):
+            error = throttled_message(request, name)
+        else:
+            error = " ".join([*form.non_field_errors(), wait_notice(request, name)]).strip()
     else:
         form = AuthenticationForm(request)
-    return render(request, "staff/login.html", {"form": form, "next": _safe_next(request, "")})
+    return render(
+        request,
+        "staff/login.html",
+        {"form": form, "error": error, "next": _safe_next(request, "")},
+    )
 
 
 def pin_login_view(request):
-    """Name (or employee number) and PIN: for the table tablet."""
+    """Name (or employee number) and PIN: for croupiers at the table tablet."""
     error = ""
     identifier = ""
     if request.method == "POST":
         identifier = request.POST.get("identifier", "")
         try:
-            user = services.pin_authenticate(identifier=identifier, pin=request.POST.get("pin", ""))
+            user = services.pin_sign_in(
+                request=request, identifier=identifier, pin=request.POST.get("pin", "")
+            )
         except services.PinError as exc:
             error = str(exc)
         else:
@@ -111,8 +129,13 @@ ROLE_HOME_URLS = {
 
 @role_required(Role.DUTY_ADMINISTRATOR)
 def lockouts_view(request):
-    """PINs locked after too many wrong tries; the duty administrator unlocks them."""
-    return render(request, "staff/lockouts.html", {"locked": selectors.locked_pins()})
+    """Locked PINs and sign-in sources that wait or are stopped; the duty administrator
+    unlocks a PIN or lifts a source."""
+    return render(
+        request,
+        "staff/lockouts.html",
+        {"locked": selectors.locked_pins(), "sources": selectors.throttled_sources()},
+    )
 
 
 @role_required(Role.DUTY_ADMINISTRATOR)
@@ -121,6 +144,14 @@ def unlock_view(request, user_id: int):
     person = get_object_or_404(User, pk=user_id)
     services.pin_unlock(user=person, unlocked_by=request.user)
     messages.success(request, _("PIN unlocked for %(person)s.") % {"person": person.display_name})
+    return redirect("staff:lockouts")
+
+
+@role_required(Role.DUTY_ADMINISTRATOR)
+@require_POST
+def source_lift_view(request, attempt_id: int):
+    services.sign_in_source_lift(attempt_id=attempt_id, lifted_by=request.user)
+    messages.success(request, _("The sign-in source may try again."))
     return redirect("staff:lockouts")
 
 
