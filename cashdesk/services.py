@@ -11,6 +11,7 @@ from django.db.models import Exists, Max, OuterRef, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
@@ -366,6 +367,7 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
 
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     round_results_sync()
+    day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
     try:
         with transaction.atomic():
             _require_day_open(gaming_day)
