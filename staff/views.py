@@ -16,7 +16,17 @@ from staff.models import User
 from staff.roles import HOME_ORDER, Role, TableRole
 from staff.throttle import sign_in_name, throttled_message, wait_notice
 
-LANGUAGE_COOKIE = "django_language"
+
+def _set_language_cookie(response, language: str) -> None:
+    """The language cookie with the project's flags (Secure in production, HttpOnly)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
 
 
 def _safe_next(request, fallback: str) -> str:
@@ -32,7 +42,7 @@ def _signed_in(request, user: User):
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     response = redirect(_safe_next(request, reverse("staff:home")))
     if user.preferred_language:
-        response.set_cookie(LANGUAGE_COOKIE, user.preferred_language, samesite="Lax")
+        _set_language_cookie(response, user.preferred_language)
     return response
 
 
@@ -101,7 +111,7 @@ def language_view(request):
         return response
     if request.user.is_authenticated:
         services.user_set_language(user=request.user, language=language)
-    response.set_cookie(LANGUAGE_COOKIE, language, samesite="Lax", max_age=365 * 24 * 3600)
+    _set_language_cookie(response, language)
     return response
 
 
