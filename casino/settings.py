@@ -162,6 +162,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
+# The key of the record's hash chains (cashdesk/audit.py): set it once, never change it.
+AUDIT_CHAIN_KEY = env("AUDIT_CHAIN_KEY")
+
 # Sign-in throttling (docs/operations.md, "Security"): wrong passwords and PINs are counted
 # per source, the client's address and the name typed together. The first few tries are
 # free, then each wrong try makes that source wait twice as long before the next one, and at
