@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
+from django.utils import translation
 
 from cashdesk import services
 from cashdesk.models import AuditChain, CashIn, GamingDayClose, Slip, Tip
@@ -18,6 +19,13 @@ from tests.cashdesk.conftest import today, yesterday
 from tests.game.conftest import Desk
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The reports are asserted in English, whatever the default language is."""
+    with translation.override("en"):
+        yield
 
 
 def verify(*args) -> tuple[int, str]:
