@@ -11,6 +11,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
@@ -346,6 +347,7 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
 def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
     """Close a gaming day: refused while any exception of that day is open."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
     try:
         with transaction.atomic():
             _require_day_open(gaming_day)

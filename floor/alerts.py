@@ -39,6 +39,10 @@ ALERT_MESSAGES = {
         "Chip float at opening %(opener)s differs from the last closing count %(closer)s "
         "by %(difference)s."
     ),
+    "pin_locked": _(
+        "The PIN of %(name)s is locked after wrong PINs from several devices: check with "
+        "the croupier, then unlock it (Locked sign-ins)."
+    ),
 }
 
 
@@ -56,6 +60,7 @@ ALERT_KIND_LABELS = {
     "result_deviation": _("Result deviation"),
     "advantage_play": _("Possible card counting"),
     "float_difference": _("Chip float difference"),
+    "pin_locked": _("PIN locked"),
 }
 
 

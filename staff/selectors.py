@@ -1,9 +1,15 @@
 """Read paths for people, roles and assignments."""
 
+from datetime import timedelta
+
+from axes.models import AccessAttempt
+from django.conf import settings
 from django.db.models import F, QuerySet
+from django.utils import timezone
 
 from staff.models import ReplacementRequest, TableAssignment, User
 from staff.roles import Role, TableRole
+from staff.throttle import delay_after
 
 
 def current_assignments(*, user: User) -> QuerySet[TableAssignment]:
@@ -81,6 +87,28 @@ def table_staff(*, table) -> dict[str, User]:
 
 def locked_pins() -> QuerySet[User]:
     return User.objects.filter(pin_locked_at__isnull=False).order_by("-pin_locked_at")
+
+
+def throttled_sources() -> list[dict]:
+    """Sign-in sources (address and name) that wait before their next try or are stopped,
+    with the seconds left, longest first."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    rows = []
+    for attempt in AccessAttempt.objects.filter(
+        attempt_time__gte=since, failures_since_start__gt=settings.SIGN_IN_FREE_TRIES
+    ).order_by("-attempt_time")[:200]:
+        stopped = attempt.failures_since_start >= settings.AXES_FAILURE_LIMIT
+        pause = (
+            settings.AXES_COOLOFF_TIME
+            if stopped
+            else timedelta(seconds=delay_after(attempt.failures_since_start))
+        )
+        left = (attempt.attempt_time + pause - timezone.now()).total_seconds()
+        if left > 0:
+            rows.append(
+                {"attempt": attempt, "stopped": stopped, "until": attempt.attempt_time + pause}
+            )
+    return rows
 
 
 def replacement_requests(*, tables=None, limit: int | None = None):

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 class SignForm(forms.Form):
     slot = forms.ChoiceField(choices=[("pit_boss", "pit_boss"), ("second", "second")])
-    identifier = forms.CharField(label=_("Name or employee number"), max_length=150)
+    identifier = forms.CharField(label=_("Username"), max_length=150)
     secret = forms.CharField(
-        label=_("Password or PIN"), widget=forms.PasswordInput(render_value=False), max_length=128
+        label=_("Password"), widget=forms.PasswordInput(render_value=False), max_length=128
     )

@@ -116,9 +116,11 @@ def _act(request, table, op) -> None:
     if op == "sign":
         form = SignForm(request.POST)
         if not form.is_valid():
-            raise ValidationError(_("Enter the signer's name and password or PIN."))
+            raise ValidationError(_("Enter the signer's name and password."))
         signer = services.signer_authenticate(
-            identifier=form.cleaned_data["identifier"], secret=form.cleaned_data["secret"]
+            request=request,
+            identifier=form.cleaned_data["identifier"],
+            secret=form.cleaned_data["secret"],
         )
         services.checklist_sign(checklist=checklist, slot=form.cleaned_data["slot"], signer=signer)
         messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})

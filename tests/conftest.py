@@ -65,7 +65,7 @@ def make_user(db, django_user_model):
             **extra,
         )
         staff_services.user_grant_roles(user=user, roles=list(roles))
-        if pin:
+        if pin and staff_services.may_use_pin(user):  # only croupiers have a table PIN
             staff_services.pin_set(user=user, pin=pin)
         return user
 

@@ -12,7 +12,7 @@ from floor.changes import table_changed
 from floor.errors import Refused
 from staff.roles import Role
 from staff.selectors import inspects
-from staff.services import PIN_RE, PinError, pin_authenticate
+from staff.throttle import sign_in_name, throttled_message
 from tables.checklists import step_codes
 from tables.models import Checklist, ChecklistStep, Table, TableChange
 from tables.services.steps import Step, step_details
@@ -106,17 +106,20 @@ def checklist_missing_steps(*, checklist: Checklist) -> list[str]:
     return [code for code in step_codes(checklist.kind) if code not in done]
 
 
-def signer_authenticate(*, identifier: str, secret: str):
-    """The person whose own credential this is (password, or table PIN), or a refusal."""
+def signer_authenticate(*, request, identifier: str, secret: str):
+    """The person whose own password this is, or a refusal (code ``bad_credential``, or
+    ``throttled`` when this device tried too many wrong ones for that name).
+
+    Signers (pit boss, inspector, duty administrator) sign with their password; the check
+    goes through ``authenticate(request, ...)``, throttled per source like every sign-in.
+    """
     identifier = (identifier or "").strip()
-    user = authenticate(username=identifier, password=secret or "") if identifier else None
-    if user is None and PIN_RE.match(secret or ""):
-        try:
-            user = pin_authenticate(identifier=identifier, pin=secret)
-        except PinError as error:
-            raise Refused("bad_credential", str(error))
-    if user is None or not user.is_active:
-        raise Refused("bad_credential", _("Wrong name, password or PIN."))
+    user = authenticate(request, username=identifier, password=secret or "") if identifier else None
+    if user is None:
+        if getattr(request, "axes_locked_out", False):
+            request.sign_in_explained = True
+            raise Refused("throttled", throttled_message(request, sign_in_name(request, None)))
+        raise Refused("bad_credential", _("Wrong name or password."))
     return user
 
 

@@ -67,6 +67,7 @@ SCREENS = {
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
 POST_ONLY = {
     "staff:unlock": ({"user_id": "U"}, {"duty": 302}),
+    "staff:source_lift": ({"attempt_id": "A"}, {"duty": 302}),
     "staff:replacement_decide": ({}, {"duty": 400}),
     "cashdesk:slip_issue": ({}, {"duty": 400}),
     "cashdesk:resolve": ({}, {"duty": 400}),
@@ -100,7 +101,7 @@ def people(crew, make_user, make_table):
 
 
 def _url(name, kwargs, table, people):
-    values = {"T": table.pk, "U": people["dealer"].pk}
+    values = {"T": table.pk, "U": people["dealer"].pk, "A": 1}
     if "R" in kwargs.values():
         values["R"] = _a_round(table, people)
     return reverse(name, kwargs={k: values[v] for k, v in kwargs.items()})
