@@ -24,6 +24,7 @@ from cashdesk.models import (
 )
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
+from tables.formats import money as money_text
 from tables.models import Alert, Table
 from tables.services import alert_raise
 
@@ -81,7 +82,7 @@ def cash_in_record(
     if chips_total != amount:
         raise ValidationError(
             _("Chips given (%(chips)s) must equal the cash (%(cash)s).")
-            % {"chips": chips_total, "cash": amount},
+            % {"chips": money_text(chips_total), "cash": money_text(amount)},
             code="chips_differ",
         )
     if destination not in CashIn.Destination.values:
