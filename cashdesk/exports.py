@@ -14,6 +14,7 @@ import csv
 import io
 from decimal import Decimal
 
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -170,8 +171,6 @@ def _name(user) -> str:
 
 
 def _local(moment):
-    from django.utils import timezone
-
     return timezone.localtime(moment).replace(tzinfo=None)
 
 
