@@ -63,12 +63,14 @@
       tooltip: {
         trigger: "axis",
         axisPointer: { type: "shadow" },
+        // The tooltip is HTML: every text from the server (a table's name is typed by
+        // people) is escaped; the marker is ECharts' own colour dot.
         formatter: function (items) {
-          var first = items[0];
-          var lines = [first.name];
+          var esc = echarts.format.encodeHTML;
+          var lines = [esc(items[0].name)];
           items.forEach(function (item) {
-            lines.push(item.marker + item.seriesName + ": " +
-              spec.series[item.seriesIndex].labels[item.dataIndex]);
+            lines.push(item.marker + esc(item.seriesName) + ": " +
+              esc(spec.series[item.seriesIndex].labels[item.dataIndex]));
           });
           return lines.join("<br>");
         },

@@ -263,3 +263,20 @@ def test_the_print_view_and_the_records_fit(new_page, busy_floor, crew):
     expect(page.get_by_test_id("records-cash-ins")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     _shot(page, "cash-records-1280x800")
+
+
+def test_a_table_name_in_a_chart_tooltip_is_text_not_html(new_page, busy_floor, crew):
+    table = busy_floor[0]
+    table.name = '<img id="injected" src="x">BJ'
+    table.save(update_fields=["name"])
+    page = new_page()
+    _password(page, "duty")
+    page.goto(f"/cash/reports/?day={today().isoformat()}")
+    chart = page.get_by_test_id("chart-hold")
+    expect(chart.locator("svg")).to_be_visible()
+    chart.scroll_into_view_if_needed()
+    box = chart.bounding_box()
+    first_row_y = box["y"] + 36 + 17  # the first table's bar row (grid top 36, 34 px a row)
+    page.mouse.move(box["x"] + box["width"] / 2, first_row_y)
+    expect(chart.locator("div", has_text='<img id="injected" src="x">BJ').last).to_be_visible()
+    assert page.locator("#injected").count() == 0
