@@ -25,18 +25,21 @@ from tables.selectors import open_alerts
 log = logging.getLogger(__name__)
 
 DUTY_TOPIC = "duty"
+EXCEPTIONS_SHOWN = 200  # the duty home lists this many open exceptions, oldest day first
 
 
 def duty_context(*, seq: int) -> dict:
     """Everything the duty home's live part shows (``cashdesk/duty_home.html#live``)."""
     day = gaming_day_of(timezone.now())
+    exceptions = selectors.open_exceptions()
     return {
         "gaming_day": day,
         "seq": seq,
         "totals": selectors.live_totals(gaming_day=day),
         "alerts": open_alerts(),
-        "exceptions": selectors.open_exceptions(),
-        "to_issue": selectors.slips_to_issue(),
+        "exceptions": exceptions[:EXCEPTIONS_SHOWN],
+        "exceptions_more": max(0, len(exceptions) - EXCEPTIONS_SHOWN),
+        "to_issue": selectors.slips_to_issue()[:EXCEPTIONS_SHOWN],
         "closed_days": GamingDayClose.objects.order_by("-gaming_day")[:5],
         "resolution_kinds": Resolution.Kind.choices,
         "open_replacements": replacement_panel(),

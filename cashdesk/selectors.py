@@ -498,3 +498,13 @@ def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict
         s=Sum("amount")
     )
     return {"cash_ins": _q(cash["s"]), "cash_in_count": cash["n"], "tips": _q(tips["s"])}
+
+
+def recounts_by(*, table: Table, person, gaming_day: dt.date, limit: int = 50):
+    """The observer's own signed recounts of the gaming day, newest first: after his blind
+    count is signed, he may see the dealer's figure beside his."""
+    return (
+        CashIn.objects.filter(table=table, gaming_day=gaming_day, recounted_by=person)
+        .exclude(status=CashIn.Status.AWAITING_RECOUNT)
+        .order_by("-recounted_at", "-pk")[:limit]
+    )

@@ -29,6 +29,7 @@ from floor.changes import duty_changed, table_changed
 from floor.models import Alert
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
+from tables.formats import money as money_text
 from tables.models import Table
 
 
@@ -75,7 +76,7 @@ def cash_in_record(
     if chips_total != amount:
         raise ValidationError(
             _("Chips given (%(chips)s) must equal the cash (%(cash)s).")
-            % {"chips": chips_total, "cash": amount},
+            % {"chips": money_text(chips_total), "cash": money_text(amount)},
             code="chips_differ",
         )
     if destination not in CashIn.Destination.values:

@@ -101,6 +101,10 @@ class TableConfigForm(forms.ModelForm):
         except RulesError as error:
             self.add_error("overrides", error.message)
         cleaned["rules"] = rules
+        low, high = cleaned.get("min_bet"), cleaned.get("max_bet")
+        if low is not None and high is not None and low > high:
+            # Said here in words: the model's check constraint would name itself instead.
+            self.add_error("max_bet", _("The maximum bet cannot be below the minimum bet."))
         return cleaned
 
     def settings(self) -> dict:

@@ -138,12 +138,15 @@ def alerts(request):
     table = request.GET.get("table", "")
     kind = request.GET.get("kind", "")
     open_only = request.GET.get("open") == "1"
-    rows = alert_history(
+    table_id = int(table) if table.isascii() and table.isdigit() else None
+    beyond = table_id is not None and table_id > 2**63 - 1  # no database id is that large
+    history = alert_history(
         user=request.user,
-        table=int(table) if table.isascii() and table.isdigit() else None,
+        table=None if beyond else table_id,
         kind=kind if kind in ALERT_MESSAGES else "",
         open_only=open_only,
-    )[:200]
+    )
+    rows = (history.none() if beyond else history)[:200]
     table_ids = alerts_visible_to(user=request.user).values("table_id")
     return render(
         request,

@@ -1,3 +1,4 @@
-// The printable cash report opens the print dialog once loaded (no inline handler: the
-// Content-Security-Policy allows scripts from files only).
-window.addEventListener("load", () => window.print());
+/* The print view prints itself once it is drawn (charts included). */
+window.addEventListener("load", function () {
+  window.setTimeout(function () { window.print(); }, 50);
+});

@@ -20,7 +20,8 @@ async def test_duty_screen_receives_the_new_total_after_a_cash_in(cash_table, cr
             table=cash_table, actor=crew["dealer"], notes={"5000": 2}, chips={"5000": 2}
         )
         pushed = await communicator.receive_from(timeout=3)
-        assert 'data-testid="table-total">10000' in pushed
+        # the duty administrator's language (Russian here): thousands by a no-break space
+        assert 'data-testid="table-total">10\u00a0000,00<' in pushed
     finally:
         await communicator.disconnect()
 

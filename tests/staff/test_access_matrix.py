@@ -50,6 +50,7 @@ SCREENS = {
     "cashdesk:report_print": ({}, {"duty": 200, "pitboss": 200}),
     "cashdesk:export": ({}, {"duty": 200, "pitboss": 200}),
     "cashdesk:records": ({}, {"duty": 200, "pitboss": 200}),
+    "cashdesk:records_export": ({}, {"duty": 200, "pitboss": 200}),
     "cashdesk:table": (
         {"table_id": "T"},
         {"dealer": 200, "observer": 200, "inspector": 200, "duty": 200, "pitboss": 200},

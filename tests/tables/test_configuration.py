@@ -1,5 +1,6 @@
 """Table configuration: validated by the engine, only while closed, every change kept."""
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -97,3 +98,44 @@ def test_config_screen_refuses_changes_on_an_open_table(client, table, pitboss_e
     page = client.post(url, form).content.decode()
     assert "change only while the table is closed" in page
     assert Table.objects.get(pk=table.pk).boxes == 7
+
+
+def test_a_minimum_above_the_maximum_is_refused_in_words_not_by_constraint_name(
+    client, closed_table, pitboss_en
+):
+    client.force_login(pitboss_en)
+    url = reverse("game:table_config", kwargs={"table_id": closed_table.pk})
+    form = {
+        "number": 1,
+        "name": "BJ-1",
+        "pit": closed_table.pit_id,
+        "boxes": 7,
+        "min_bet": "600",
+        "max_bet": "500",
+        "card_entry": "manual",
+        "reservation_minutes": 20,
+        "preset": "standard",
+    }
+    page = client.post(url, form).content.decode()
+    assert "The maximum bet cannot be below the minimum bet." in page
+    assert "table_min_bet_not_above_max" not in page
+    assert Table.objects.get(pk=closed_table.pk).min_bet == Decimal("10")
+
+
+def test_the_history_reads_as_words_not_python(client, closed_table, pitboss_en):
+    table_configure(
+        table=closed_table,
+        changed_by=pitboss_en,
+        chip_denominations=["100", "500"],
+        rules={"preset": "standard", "decks": 4},
+        max_bet=Decimal("1500"),
+    )
+    client.force_login(pitboss_en)
+    page = client.get(reverse("game:table_config", kwargs={"table_id": closed_table.pk}))
+    history = page.content.decode().split('data-testid="history"')[1]
+    assert "[" not in history and "{" not in history and "'" not in history
+    assert "100, 500" in history
+    # a mapping as "key: value" pairs (PostgreSQL's jsonb keeps its own key order)
+    assert "rule set: preset: standard → " in history
+    assert re.search(r"→ (preset: standard; decks: 4|decks: 4; preset: standard);", history)
+    assert "maximum bet: 500.00 → 1,500.00" in history  # the one money format
