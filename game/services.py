@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from game import live
-from game.engine import EngineError, Rules, Shoe
+from game.engine import EngineError, Rules, ShoeState
 from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent
 from game.models import Shoe as ShoeRow
 from staff.roles import Role, TableRole
@@ -430,10 +430,10 @@ def _shuffle(table, live_row, actor, command) -> None:
     seed = ""
     if simulated:
         seed = secrets.token_hex(8)
-        engine_shoe = Shoe.shuffled(rules.decks, seed)
+        engine_shoe = ShoeState.shuffled(rules.decks, seed)
         engine_shoe.cut = engine_shoe.size - behind
     else:
-        engine_shoe = Shoe(rules.decks)
+        engine_shoe = ShoeState(rules.decks)
     burn = ""
     if rules.dealer_cards == "hole":
         if simulated:
