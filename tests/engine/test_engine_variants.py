@@ -245,3 +245,18 @@ def test_original_bets_only_never_touches_insurance_or_other_boxes():
     assert r.dealer_blackjack
     assert r.box(1).insurance_net == 100 and r.box(1).net == 0  # 19 loses 100, insurance +100
     assert [h.net for h in r.box(2).hands] == [-100, 0]
+
+
+def test_a_snapshot_stored_before_the_split_keys_plays_on_as_it_was_played():
+    # A hole-card round stored mid-split by the engine before split_blackjack / split_deal
+    # existed: no such rule keys and no "deal_to". It goes on in turn, with a 21, as then.
+    r, _ = run(HOLE_AS_002, ["Kh", "6d", "Kc", "Kd", "split"])
+    old = r.to_dict()
+    del old["rules"]["split_blackjack"], old["rules"]["split_deal"], old["deal_to"]
+    restored = RoundState.from_dict(old)
+    assert restored.rules.dealer_cards == "hole"
+    assert (restored.rules.split_blackjack, restored.rules.split_deal) == ("twenty-one", "in-turn")
+    for word in ("As", "9s", "stand", "5c"):
+        restored.apply(parse_action(word))
+    first, second = hands(restored)
+    assert (first.total, first.result, second.result) == (21, "push", "lose")
