@@ -130,7 +130,7 @@ class RoundState:
         """The hand whose turn it is in the players phase (the one ``turn`` names)."""
         if self.phase != "players":
             return None
-        return self.seats[self._tb].hands[self._target()]
+        return self.seats[self._tb].hands[self._deal_to[0] if self._deal_to else self._th]
 
     def box(self, number: int) -> Box | None:
         for b in self.seats:
@@ -364,15 +364,30 @@ class RoundState:
     # cards
 
     def _on_deal(self, a: Deal, events: list) -> None:
+        # The hottest path of the simulator (every card): the initial deal is handled inline.
+        card = a.card
         phase = self.phase
         if phase == "dealing":
-            self.shoe.take(a.card)  # checks before it changes anything
-            self._deal_initial(a.card, events)
+            self.shoe.take(card)  # checks before it changes anything
+            t = self._plan[self._plan_pos]
+            self._plan_pos += 1
+            if t == DEALER:
+                hole = len(self.dealer) == 1 and self.rules.dealer_cards == "hole"
+                self._deal_dealer(card, hole, events)
+            else:
+                box = self.seats[t]
+                hand = box.hands[0]
+                hand.add(card)
+                if hand.hard == 11 and hand.aces == 1 and len(hand.cards) == 2:
+                    hand.natural = True  # ``two_card_21``, inline
+                events.append(box_card_event(box.number, 1, card, hand.total, hand.soft))
+            if self._plan_pos == len(self._plan):
+                self._after_deal(events)
         elif phase == "players":
-            self._deal_to_hand(a.card, events)
+            self._deal_to_hand(card, events)
         elif phase == "dealer":
-            self.shoe.take(a.card)  # checks before it changes anything
-            self._deal_dealer(a.card, False, events)
+            self.shoe.take(card)  # checks before it changes anything
+            self._deal_dealer(card, False, events)
             self._after_dealer_card(events)
         else:
             raise _illegal(self._no_card_message(), code="illegal_action")
@@ -392,26 +407,10 @@ class RoundState:
         soft = self._dace and hard <= 11
         events.append(dealer_card_event(card, hard + 10 if soft else hard, soft, hole))
 
-    def _deal_initial(self, card: Card, events: list) -> None:
-        t = self._plan[self._plan_pos]
-        self._plan_pos += 1
-        if t == DEALER:
-            hole = len(self.dealer) == 1 and self.rules.dealer_cards == "hole"
-            self._deal_dealer(card, hole, events)
-        else:
-            box = self.seats[t]
-            hand = box.hands[0]
-            hand.add(card)
-            if hand.hard == 11 and hand.aces == 1 and len(hand.cards) == 2:
-                hand.natural = True  # (``two_card_21``, inline: the hot path of every deal)
-            events.append(box_card_event(box.number, 1, card, hand.total, hand.soft))
-        if self._plan_pos == len(self._plan):
-            self._after_deal(events)
-
     def _deal_to_hand(self, card: Card, events: list) -> None:
         """A card in the players' turn: a hit, a double's card, or a split hand's second."""
         box = self.seats[self._tb]
-        index = self._target()
+        index = self._deal_to[0] if self._deal_to else self._th
         hand = box.hands[index]
         if self._need == "decision" and not self._can_hit(hand):
             raise _illegal(
@@ -655,30 +654,33 @@ class RoundState:
         )
 
     def _double_refusal(self, box: Box, hand: Hand, index: int) -> str | None:
+        # Called for every decision (legal_actions): the message is only built to refuse.
         rules = self.rules
-        where = f"Box {box.number} hand {index + 1}"
+        why = None
         if len(hand.cards) != 2 or hand.doubled:
-            return f"{where}: doubling is allowed only on the first two cards"
-        if hand.split:
-            if not rules.double_after_split:
-                return f"{where}: no doubling after a split at this table"
-            if hand.split_aces and not rules.hit_split_aces:
-                return f"{where}: split aces take one card only"
-        totals = rules.double_totals
-        if totals is not None and (hand.soft or hand.total not in totals):
-            return f"{where}: doubling is allowed only on {rules.double_on} (this is {hand.total})"
-        return None
+            why = "doubling is allowed only on the first two cards"
+        elif hand.split and not rules.double_after_split:
+            why = "no doubling after a split at this table"
+        elif hand.split and hand.split_aces and not rules.hit_split_aces:
+            why = "split aces take one card only"
+        else:
+            totals = rules.double_totals
+            if totals is not None and (hand.soft or hand.total not in totals):
+                why = f"doubling is allowed only on {rules.double_on} (this is {hand.total})"
+        return None if why is None else f"Box {box.number} hand {index + 1}: {why}"
 
     def _split_refusal(self, box: Box, hand: Hand, index: int) -> str | None:
-        where = f"Box {box.number} hand {index + 1}"
-        if not hand.pair:
-            return f"{where}: only two cards of the same value can be split"
+        # Called for every decision (legal_actions): the message is only built to refuse.
         rules = self.rules
-        if len(box.hands) >= rules.max_hands:
-            return f"{where}: at most {rules.max_hands} hands on a box"
-        if hand.split_aces and not rules.resplit_aces:
-            return f"{where}: split aces cannot be split again at this table"
-        return None
+        cards = hand.cards
+        why = None
+        if len(cards) != 2 or cards[0].value != cards[1].value:  # (``hand.pair``, inline)
+            why = "only two cards of the same value can be split"
+        elif len(box.hands) >= rules.max_hands:
+            why = f"at most {rules.max_hands} hands on a box"
+        elif hand.split_aces and not rules.resplit_aces:
+            why = "split aces cannot be split again at this table"
+        return None if why is None else f"Box {box.number} hand {index + 1}: {why}"
 
     def _decision(self, what: str) -> tuple[Box, Hand]:
         if self.phase != "players" or self._need != "decision":
