@@ -157,7 +157,7 @@ def simulate_box(
     """
     from game.engine.actions import CLOSE_BETS, INSURANCE_CLOSED, Bet, deal
     from game.engine.cards import ALL_SUITED
-    from game.engine.round import Round
+    from game.engine.round import RoundState
     from game.engine.rules import Rules
     from game.engine.simulate import _new_shoe
     from game.engine.strategy import decide, strategy_for
@@ -182,7 +182,7 @@ def simulate_box(
             units = 1
         stake = unit * units
         out.append((tc, float(stake)))
-        r = Round(rules, None, (1,), shoe)
+        r = RoundState(rules, None, (1,), shoe)
         r.apply(Bet(1, stake))
         r.apply(CLOSE_BETS)
         col = -1

@@ -26,8 +26,8 @@ from game.engine import (
     InsuranceClosed,
     Insure,
     Limits,
-    Round,
-    Shoe,
+    RoundState,
+    ShoeState,
     Split,
     Stand,
     action_to_dict,
@@ -58,6 +58,9 @@ TABLE_COMMANDS = {
     "void",
 }
 COMMANDS = frozenset(ENGINE_COMMANDS) | TABLE_COMMANDS
+
+# Engine events that pay a box at once, before the round is settled (the tablet lists them).
+PAID_AT_ONCE = ("blackjack_paid", "even_money", "three_sevens", "split_blackjack_paid")
 
 OPEN_STATUSES = {"betting", "dealing", "insurance", "players", "dealer", "settled"}
 
@@ -131,13 +134,13 @@ class TableRound:
         self.paid_at_once: list[dict] = []
         self.void_reason = ""
 
-    def _fresh_engine(self) -> Round:
+    def _fresh_engine(self) -> RoundState:
         o = self.opening
-        return Round(
+        return RoundState(
             o["rules"],
             Limits.from_dict(o.get("limits")),
             tuple(o["boxes"]),
-            Shoe.from_dict(o["shoe"]),
+            ShoeState.from_dict(o["shoe"]),
         )
 
     # -- queries ------------------------------------------------------------------------
@@ -228,7 +231,7 @@ class TableRound:
 
     def _after_engine(self, events: list[dict]) -> None:
         for event in events:
-            if event["kind"] in ("blackjack_paid", "even_money", "three_sevens"):
+            if event["kind"] in PAID_AT_ONCE:
                 self.paid_at_once.append(dict(event))
         self.status = self.engine.phase
 
@@ -298,7 +301,7 @@ class TableRound:
         self.corrections.append(correction)
         return [correction]
 
-    def _replay_engine(self, actions: list[dict]) -> tuple[Round, list[dict]]:
+    def _replay_engine(self, actions: list[dict]) -> tuple[RoundState, list[dict]]:
         engine = self._fresh_engine()
         events: list[dict] = []
         for a in actions:
@@ -355,7 +358,7 @@ class TableRound:
     def from_dict(cls, d: dict) -> TableRound:
         r = cls.__new__(cls)
         r.opening = d["opening"]
-        r.engine = Round.from_dict(d["engine"])
+        r.engine = RoundState.from_dict(d["engine"])
         r.shares = {int(b): [Share.from_dict(s) for s in ss] for b, ss in d["shares"].items()}
         r.status = d["status"]
         r.actions = list(d["actions"])

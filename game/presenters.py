@@ -180,9 +180,27 @@ def _hand_view(state: live.TableRound, number: int, index: int, hand) -> dict:
     }
 
 
+def _box_moves(state: live.TableRound) -> dict[int, dict]:
+    """What the engine accepts now on each box (its legal moves: ``RoundState.legal_moves``),
+    so the screen offers exactly that and nothing the engine would refuse."""
+    out: dict[int, dict] = {}
+    if not state.is_open or state.status == "settled":
+        return out
+    for move in state.engine.legal_moves():
+        if move.box is None:
+            continue
+        box = out.setdefault(move.box, {})
+        if move.action == "insure":
+            box["insure"] = {"low": move.low, "high": move.high}
+        elif move.action == "even-money":
+            box["even_money"] = True
+    return out
+
+
 def _boxes_view(state: live.TableRound) -> list[dict]:
     engine = state.engine
     seats = {b.number: b for b in engine.seats}
+    moves = _box_moves(state)
     payouts = state.share_payouts() if state.status in ("settled", "closed") else {}
     paid_now = {}
     for event in state.paid_at_once:
@@ -202,6 +220,7 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
             "hands": [],
             "payouts": payouts.get(number, []),
             "paid_at_once": paid_now.get(number, []),
+            "moves": moves.get(number, {}),
         }
         if box is not None:
             view.update(

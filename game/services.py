@@ -37,9 +37,8 @@ from floor.parsing import box_number, whole_number
 from game import live
 from game.configuration import house_edge, table_rules
 from game.cuts import cut_limits
-from game.engine import Card, EngineError, Shoe
-from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent
-from game.models import Shoe as ShoeRow
+from game.engine import Card, EngineError, ShoeState
+from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for, table_staff
 from staff.services import replacement_hand_over_due
@@ -329,7 +328,7 @@ def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> No
     if shoe_state != shoe.state or cut_out:
         shoe.state = shoe_state
         shoe.cut_card_out = cut_out or shoe.cut_card_out
-        ShoeRow.objects.filter(pk=shoe.pk).update(state=shoe.state, cut_card_out=shoe.cut_card_out)
+        Shoe.objects.filter(pk=shoe.pk).update(state=shoe.state, cut_card_out=shoe.cut_card_out)
     if ended:
         _round_ended(ctx, round_row, state)
 
@@ -429,13 +428,13 @@ def _shuffle(ctx: _Context) -> None:
     if current is not None and current.is_open:
         raise Refused("round_in_progress")
     rules = table_rules(table)
-    reason = fields.get("reason") or ShoeRow.Reason.NEW_SHOE
-    if reason not in ShoeRow.Reason.values:
+    reason = fields.get("reason") or Shoe.Reason.NEW_SHOE
+    if reason not in Shoe.Reason.values:
         raise Refused("bad_message")
     previous = live_row.current_shoe
-    if reason == ShoeRow.Reason.PLAYER_REQUEST and previous is not None:
+    if reason == Shoe.Reason.PLAYER_REQUEST and previous is not None:
         players = live.TableRound.from_dict(current.snapshot).players() if current else 0
-        if previous.reason == ShoeRow.Reason.PLAYER_REQUEST and players > 1:
+        if previous.reason == Shoe.Reason.PLAYER_REQUEST and players > 1:
             raise Refused("reshuffle_limit")
     low, high = cut_limits(rules.decks)
     behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
@@ -450,16 +449,16 @@ def _shuffle(ctx: _Context) -> None:
     simulated = table.card_entry == Table.CardEntry.SIMULATED
     seed = secrets.token_hex(8) if simulated else ""
     if simulated:
-        engine_shoe = Shoe.shuffled(rules.decks, seed)
+        engine_shoe = ShoeState.shuffled(rules.decks, seed)
         engine_shoe.cut = engine_shoe.size - behind
     else:
-        engine_shoe = Shoe(rules.decks)
+        engine_shoe = ShoeState(rules.decks)
     burn = ""
     if rules.dealer_cards == "hole":
         burn = _burn(engine_shoe, fields, simulated)
-    live_row.current_shoe = ShoeRow.objects.create(
+    live_row.current_shoe = Shoe.objects.create(
         table=table,
-        number=_next_number(ShoeRow, table),
+        number=_next_number(Shoe, table),
         decks=rules.decks,
         simulated=simulated,
         seed=seed,
@@ -474,7 +473,7 @@ def _shuffle(ctx: _Context) -> None:
     ctx.next_version()
 
 
-def _burn(engine_shoe: Shoe, fields: dict, simulated: bool) -> str:
+def _burn(engine_shoe: ShoeState, fields: dict, simulated: bool) -> str:
     """Games with a hole card burn the first card after the shuffle."""
     if simulated:
         return engine_shoe.draw().code

@@ -1,9 +1,15 @@
 """The Blackjack engine: pure Python (standard library only).
 
-The one place in the product where a total, a legal action or a payout is decided. Modules:
-``cards`` (cards, hand totals, the shoe), ``rules`` (rule sets and presets), ``actions``
-(what a croupier can do), ``round`` (the round state machine), ``strategy`` (basic strategy
-as data), ``simulate`` (house edge and speed), ``cli`` (``python3 -m game.engine``).
+The one place in the product where a total, a legal action or a payout is decided. This module
+is the public API; the modules behind it: ``cards`` (cards, hand totals, ``ShoeState``),
+``rules`` (rule sets and presets), ``actions`` (what a croupier can do), ``moves`` (legal moves
+as values), ``hands`` (limits, boxes, hands), ``round`` (``RoundState``, the state machine),
+``settlement`` (every payout), ``events`` (the event dicts), ``strategy`` (basic strategy as
+data, the calculated house edge), ``simulate`` (house edge and speed), ``cli``
+(``python3 -m game.engine``).
+
+``RoundState`` and ``ShoeState`` are named so that they never collide with the Django models
+``game.models.Round`` and ``game.models.Shoe`` that store them.
 """
 
 from .actions import (
@@ -21,10 +27,14 @@ from .actions import (
     action_to_token,
     parse_action,
 )
-from .cards import Card, Shoe, hand_total
+from .cards import Card, ShoeState, hand_total
 from .errors import ActionError, CardError, EngineError, RulesError, ShoeError
-from .round import Box, Hand, Limits, Round
+from .events import actions_from_events
+from .hands import Box, Hand, Limits
+from .moves import Move
+from .round import RoundState
 from .rules import PRESETS, Rules
+from .strategy import EdgeEstimate, edge_estimate, theoretical_edge
 
 __all__ = [
     "PRESETS",
@@ -36,22 +46,27 @@ __all__ = [
     "CloseBets",
     "Deal",
     "Double",
+    "EdgeEstimate",
     "EngineError",
     "EvenMoney",
     "Hand",
     "Insure",
     "InsuranceClosed",
     "Limits",
-    "Round",
+    "Move",
+    "RoundState",
     "Rules",
     "RulesError",
-    "Shoe",
     "ShoeError",
+    "ShoeState",
     "Split",
     "Stand",
     "action_from_dict",
     "action_to_dict",
     "action_to_token",
+    "actions_from_events",
+    "edge_estimate",
     "hand_total",
     "parse_action",
+    "theoretical_edge",
 ]

@@ -38,6 +38,29 @@ def to_amount(value, what: str = "amount") -> Decimal:
     return amount
 
 
+CENT = Decimal("0.01")
+
+
+def to_chips(value, what: str = "amount") -> Decimal:
+    """A money amount that chips can make: exact (``to_amount``) and a whole number of cents.
+
+    Every amount put on the table (a bet, an insurance, a limit) is in whole cents, so the
+    bounds a ``Move`` gives are exact: the smallest amount is 0.01 and nothing lies between.
+    """
+    amount = to_amount(value, what)
+    try:
+        whole = amount == amount.quantize(CENT)
+    except ArithmeticError:  # more digits than decimal arithmetic holds: no table's amount
+        whole = False
+    if not whole:
+        raise ActionError(
+            f"The {what} must be a whole number of cents (0.01), not {amount}",
+            code="bad_amount",
+            amount=str(amount)[:24],
+        )
+    return amount
+
+
 @dataclass(frozen=True, slots=True)
 class Bet:
     """Chips on a box during betting. A new Bet on the same box replaces it; 0 removes it."""

@@ -123,13 +123,13 @@ def is_blackjack(cards: list[Card]) -> bool:
     return len(cards) == 2 and {cards[0].value, cards[1].value} == {1, 10}
 
 
-class Shoe:
+class ShoeState:
     """What is left in a shoe of N decks.
 
     ``take(card)`` removes a card and refuses one the shoe cannot hold (every copy already out).
     A suited card counts against its rank and suit; a rank-only card against its rank.
 
-    A *virtual* shoe (``Shoe.shuffled``) also has an order: ``next_card()`` shows the next card
+    A *virtual* shoe (``ShoeState.shuffled``) also has an order: ``next_card()`` shows the next card
     out of a seeded shuffle and ``take`` removes it, so a round that deals ``next_card()`` keeps
     the shoe in step. The shuffle is lazy (each position is drawn when first needed), which
     makes a reshuffle cheap for the simulator.
@@ -215,7 +215,7 @@ class Shoe:
     # -- the virtual, seeded shoe ---------------------------------------------------------
 
     @classmethod
-    def shuffled(cls, decks: int = 6, seed: int | str = 0, penetration: float = 0.75) -> Shoe:
+    def shuffled(cls, decks: int = 6, seed: int | str = 0, penetration: float = 0.75) -> ShoeState:
         """A virtual shoe in a seeded random order, with a cut card after ``penetration``."""
         shoe = cls(decks)
         shoe.seed = seed
@@ -312,7 +312,7 @@ class Shoe:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict) -> Shoe:
+    def from_dict(cls, d: dict) -> ShoeState:
         """Rebuild a shoe from ``to_dict``."""
         shoe = cls(d["decks"])
         for code, n in d.get("out", {}).items():
@@ -335,9 +335,9 @@ class Shoe:
         return shoe
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Shoe) and self.to_dict() == other.to_dict()
+        return isinstance(other, ShoeState) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<Shoe {self.decks} decks, {self.remaining} left>"
+        return f"<ShoeState {self.decks} decks, {self.remaining} left>"

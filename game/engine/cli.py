@@ -1,6 +1,6 @@
 """``python3 -m game.engine`` — play a scenario, measure a rule set's edge, benchmark.
 
-python3 -m game.engine play FILE|-
+python3 -m game.engine play FILE|- [--events]
 python3 -m game.engine edge --rules standard --rounds 1000000 --seed 1 [--workers N]
                             [--reshuffle-every-round]
 python3 -m game.engine bench [--rounds N]
@@ -25,7 +25,11 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("play", help="play a scenario (JSON) and print the result")
     p.add_argument("file", help="scenario file, or - for standard input")
-    p.add_argument("--events", action="store_true", help="also print the events")
+    p.add_argument(
+        "--events",
+        action="store_true",
+        help='also print every event of the round, in order, under "events"',
+    )
     e = sub.add_parser("edge", help="simulate basic strategy and print the house edge")
     e.add_argument("--rules", default="standard", help="preset name or rules JSON")
     e.add_argument("--rounds", type=int, default=1_000_000)
@@ -76,11 +80,20 @@ def _play(args) -> int:
         scenario = jsonout.loads(text)
     except ValueError as e:
         return _fail({"code": "bad_scenario", "message": f"Not JSON: {e}", "step": None})
+    events: list[dict] = []
     try:
-        r = play(scenario)
+        r = play(scenario, events)
     except ScenarioError as e:
-        return _fail({"code": e.code, "message": e.message, "step": e.step})
-    print(jsonout.dumps(r.result(), indent=2))
+        error = {"code": e.code, "message": e.message, "step": e.step}
+        if args.events:
+            out = {"error": error, "events": jsonout.OneLineItems(events)}
+            print(jsonout.dumps(out, indent=2))
+            return 2
+        return _fail(error)
+    out = r.result()
+    if args.events:
+        out["events"] = jsonout.OneLineItems(events)
+    print(jsonout.dumps(out, indent=2))
     return 0
 
 

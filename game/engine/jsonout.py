@@ -16,6 +16,10 @@ def decimal_token(d: Decimal) -> str:
     return text
 
 
+class OneLineItems(list):
+    """A list whose items print one per line, each item on a single line (an event log)."""
+
+
 def dumps(obj, indent: int | None = None) -> str:
     """``json.dumps`` that writes ``Decimal`` as a number token instead of failing."""
     return "".join(_encode(obj, indent, 0))
@@ -38,6 +42,13 @@ def _encode(obj, indent, level):
             yield nl + inner + json.dumps(str(k)) + ": "
             yield from _encode(v, indent, level + 1)
         yield nl + pad + "}"
+    elif isinstance(obj, OneLineItems) and indent is not None and obj:
+        nl, pad, inner = _layout(indent, level)
+        yield "["
+        for i, v in enumerate(obj):
+            yield ("," if i else "") + nl + inner
+            yield from _encode(v, None, 0)
+        yield nl + pad + "]"
     elif isinstance(obj, list | tuple):
         if not obj:
             yield "[]"

@@ -1,21 +1,26 @@
-"""The round state machine: bets, the deal, insurance, the players' turns, the dealer, settlement.
+"""The round state machine: bets, the deal, insurance, the players' turns, the dealer.
 
-A ``Round`` is driven by actions (``apply(action) -> events``). Every action is validated in
-full before anything changes, so an illegal action raises an ``EngineError`` and leaves the
-round exactly as it was. Money is ``Decimal`` throughout.
+A ``RoundState`` is driven by actions (``apply(action) -> events``). Every action is
+validated in full before anything changes, so an illegal action raises an ``EngineError`` and
+leaves the round exactly as it was. Money is ``Decimal`` throughout. The boxes and hands are in
+``hands.py``, every payout in ``settlement.py``, the event dicts in ``events.py``.
 
 Phases: ``betting`` -> ``dealing`` -> (``insurance``) -> ``players`` -> ``dealer`` ->
 ``settled``. Phases may be skipped: a round whose every bet was settled during the deal goes
 straight to ``settled``, and the dealer draws only while some bet still depends on his hand.
+
+(Named ``RoundState`` so it never collides with the Django model ``game.models.Round`` that
+stores it.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_FLOOR, Decimal
 
+from . import settlement
 from .actions import (
+    CENT,
     Action,
     Bet,
     CloseBets,
@@ -27,16 +32,22 @@ from .actions import (
     Split,
     Stand,
     action_from_dict,
-    to_amount,
+    parse_action,
+    to_chips,
 )
-from .cards import Card, Shoe
-from .errors import ActionError, EngineError
+from .cards import Card, ShoeState
+from .errors import ActionError
+from .events import actions_from_events
+from .events import box_card as box_card_event
+from .events import dealer_card as dealer_card_event
+from .hands import Box, Hand, Limits
+from .moves import Move
 from .rules import Rules
+
+__all__ = ["PHASES", "Box", "Hand", "Limits", "RoundState", "actions_from_events"]
 
 ZERO = Decimal(0)
 TWO = Decimal(2)
-THREE = Decimal(3)
-FIVE = Decimal(5)
 DEALER = -1  # a deal-plan target meaning the dealer
 
 PHASES = ("betting", "dealing", "insurance", "players", "dealer", "settled")
@@ -45,194 +56,21 @@ _K_CARD = frozenset({"card"})
 _K_BETTING = frozenset({"bet"})
 _K_BETTING_CLOSE = frozenset({"bet", "close-bets"})
 _K_NONE = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """A table's minimum and maximum bet per box."""
-
-    min: Decimal
-    max: Decimal
-
-    def __post_init__(self):
-        lo = to_amount(self.min, "minimum bet")
-        hi = to_amount(self.max, "maximum bet")
-        if lo <= 0 or hi < lo:
-            raise EngineError(
-                f"Table limits must satisfy 0 < min <= max, got {lo} - {hi}",
-                code="bad_limits",
-                min=str(lo),
-                max=str(hi),
-            )
-        object.__setattr__(self, "min", lo)
-        object.__setattr__(self, "max", hi)
-
-    def to_dict(self) -> dict:
-        return {"min": str(self.min), "max": str(self.max)}
-
-    @classmethod
-    def from_dict(cls, d: dict | None) -> Limits | None:
-        if d is None:
-            return None
-        if isinstance(d, Limits):
-            return d
-        if not isinstance(d, dict) or "min" not in d or "max" not in d:
-            raise EngineError('limits must be {"min": ..., "max": ...}', code="bad_limits")
-        return cls(d["min"], d["max"])
-
-
-class Hand:
-    """One hand of a box: its cards, stake and outcome.
-
-    ``done``: the player can do nothing more with it. ``settled``: its result and net are final
-    (a bust, a Blackjack paid at once, even money, three sevens, or the settlement).
-    """
-
-    __slots__ = (
-        "cards",
-        "hard",
-        "aces",
-        "bet",
-        "doubled",
-        "split",
-        "split_aces",
-        "done",
-        "settled",
-        "result",
-        "net",
-        "natural",
-    )
-
-    def __init__(self, bet: Decimal, split: bool = False, split_aces: bool = False):
-        self.cards: list[Card] = []
-        self.hard = 0
-        self.aces = 0
-        self.bet = bet
-        self.doubled = False
-        self.split = split
-        self.split_aces = split_aces
-        self.done = False
-        self.settled = False
-        self.result: str | None = None
-        self.net = ZERO
-        self.natural = False  # set when the original hand's second card makes Blackjack
-
-    def add(self, card: Card) -> None:
-        self.cards.append(card)
-        self.hard += card.value
-        if card.value == 1:
-            self.aces += 1
-
-    @property
-    def total(self) -> int:
-        hard = self.hard
-        return hard + 10 if self.aces and hard <= 11 else hard
-
-    @property
-    def soft(self) -> bool:
-        return bool(self.aces) and self.hard <= 11
-
-    @property
-    def blackjack(self) -> bool:
-        """Ace and ten as the first two cards of a box's original hand (never after a split)."""
-        return self.natural
-
-    @property
-    def bust(self) -> bool:
-        return self.hard > 21
-
-    def settle(self, result: str, net: Decimal) -> None:
-        self.done = True
-        self.settled = True
-        self.result = result
-        self.net = net
-
-    def to_dict(self) -> dict:
-        return {
-            "cards": [c.code for c in self.cards],
-            "bet": str(self.bet),
-            "doubled": self.doubled,
-            "split": self.split,
-            "split_aces": self.split_aces,
-            "done": self.done,
-            "settled": self.settled,
-            "result": self.result,
-            "net": str(self.net),
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Hand:
-        h = cls(Decimal(d["bet"]), d["split"], d["split_aces"])
-        for code in d["cards"]:
-            h.add(Card.parse(code))
-        h.doubled = d["doubled"]
-        h.done = d["done"]
-        h.settled = d["settled"]
-        h.result = d["result"]
-        h.net = Decimal(d["net"])
-        h.natural = not h.split and len(h.cards) == 2 and h.hard == 11 and h.aces == 1
-        return h
-
-
-class Box:
-    """A playing box: one bet (however many players share it), its hands, insurance, bonuses."""
-
-    __slots__ = ("number", "bet", "hands", "insurance", "insurance_net", "even_money", "bonuses")
-
-    def __init__(self, number: int, bet: Decimal):
-        self.number = number
-        self.bet = bet
-        self.hands = [Hand(bet)]
-        self.insurance: Decimal | None = None
-        self.insurance_net: Decimal | None = None  # None until the insurance is decided
-        self.even_money = False
-        self.bonuses: list[dict] = []
-
-    @property
-    def net(self) -> Decimal:
-        """What the box has gained (+) or lost (-) so far: settled hands and insurance."""
-        net = ZERO
-        for h in self.hands:
-            if h.settled:
-                net += h.net
-        if self.insurance_net is not None:
-            net += self.insurance_net
-        return net
-
-    def to_dict(self) -> dict:
-        return {
-            "box": self.number,
-            "bet": str(self.bet),
-            "hands": [h.to_dict() for h in self.hands],
-            "insurance": None if self.insurance is None else str(self.insurance),
-            "insurance_net": None if self.insurance_net is None else str(self.insurance_net),
-            "even_money": self.even_money,
-            "bonuses": [dict(b) for b in self.bonuses],
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Box:
-        b = cls(d["box"], Decimal(d["bet"]))
-        b.hands = [Hand.from_dict(h) for h in d["hands"]]
-        b.insurance = None if d["insurance"] is None else Decimal(d["insurance"])
-        b.insurance_net = None if d["insurance_net"] is None else Decimal(d["insurance_net"])
-        b.even_money = d["even_money"]
-        b.bonuses = [dict(x) for x in d["bonuses"]]
-        return b
+_M_DEALER_CARD = (Move("card"),)
 
 
 def _illegal(message: str, code: str = "illegal_action", **params) -> ActionError:
     return ActionError(message, code=code, **params)
 
 
-class Round:
+class RoundState:
     """One round of Blackjack at one table.
 
-    ``Round(rules, limits=None, boxes=range(1, 8), shoe=None)``: ``rules`` is a ``Rules`` (or
-    anything ``Rules.from_json`` reads); ``limits`` a ``Limits`` (or ``{"min", "max"}``) or
+    ``RoundState(rules, limits=None, boxes=range(1, 8), shoe=None)``: ``rules`` is a ``Rules``
+    (or anything ``Rules.from_json`` reads); ``limits`` a ``Limits`` (or ``{"min", "max"}``) or
     ``None`` for no limits; ``boxes`` the box numbers of the table; ``shoe`` the shoe the cards
-    come from (a fresh shoe of ``rules.decks`` decks if omitted). The shoe is shared, not
-    copied: the live table and the simulator pass the same shoe to round after round.
+    come from (a fresh ``ShoeState`` of ``rules.decks`` decks if omitted). The shoe is shared,
+    not copied: the live table and the simulator pass the same shoe to round after round.
     """
 
     def __init__(
@@ -240,14 +78,14 @@ class Round:
         rules: Rules | str | dict = "standard",
         limits: Limits | dict | None = None,
         boxes: Iterable[int] = range(1, 8),
-        shoe: Shoe | None = None,
+        shoe: ShoeState | None = None,
     ):
         self.rules = rules if isinstance(rules, Rules) else Rules.from_json(rules)
         self.limits = (
             limits if limits is None or isinstance(limits, Limits) else (Limits.from_dict(limits))
         )
         self.boxes = boxes if isinstance(boxes, tuple) else tuple(boxes)
-        self.shoe = shoe if shoe is not None else Shoe(self.rules.decks)
+        self.shoe = shoe if shoe is not None else ShoeState(self.rules.decks)
         self.phase = "betting"
         self.bets: dict[int, Decimal] = {}
         self.seats: list[Box] = []
@@ -257,8 +95,11 @@ class Round:
         self._plan: list[int] = []
         self._plan_pos = 0
         self._tb = 0  # turn: index into seats
-        self._th = 0  # turn: index into that box's hands
+        self._th = 0  # turn: index into that box's hands (the hand that decides next)
         self._need = ""  # in the players phase: "card" or "decision"
+        # ``split_deal: both-hands``: the hands (indexes in the turn's box) that get their
+        # second card before the next decision, in order. Empty otherwise.
+        self._deal_to: list[int] = []
         self.insurance_offered = False
 
     # -- queries --------------------------------------------------------------------------
@@ -267,12 +108,17 @@ class Round:
     def finished(self) -> bool:
         return self.phase == "settled"
 
+    def _target(self) -> int:
+        """In the players phase: the index of the hand the next card or decision is for."""
+        return self._deal_to[0] if self._deal_to else self._th
+
     @property
     def turn(self) -> tuple[int, int] | str | None:
-        """Whose turn: ``(box number, hand index from 0)``, ``"dealer"``, or ``None``."""
+        """Whose turn: ``(box number, hand index from 0)``, ``"dealer"``, or ``None``. While a
+        card is due it is the hand (or the dealer) that receives it."""
         phase = self.phase
         if phase == "players":
-            return (self.seats[self._tb].number, self._th)
+            return (self.seats[self._tb].number, self._target())
         if phase == "dealer":
             return "dealer"
         if phase == "dealing":
@@ -281,22 +127,16 @@ class Round:
         return None
 
     def current_hand(self) -> Hand | None:
-        """The hand whose turn it is in the players phase."""
+        """The hand whose turn it is in the players phase (the one ``turn`` names)."""
         if self.phase != "players":
             return None
-        return self.seats[self._tb].hands[self._th]
+        return self.seats[self._tb].hands[self._deal_to[0] if self._deal_to else self._th]
 
     def box(self, number: int) -> Box | None:
         for b in self.seats:
             if b.number == number:
                 return b
         return None
-
-    def _add_dealer(self, card: Card) -> None:
-        self.dealer.append(card)
-        self._dhard += card.value
-        if card.value == 1:
-            self._dace = True
 
     @property
     def dealer_total(self) -> tuple[int, bool]:
@@ -332,7 +172,7 @@ class Round:
         """
         phase = self.phase
         if phase == "players":
-            return f"{self._need}:box {self.seats[self._tb].number} hand {self._th + 1}"
+            return f"{self._need}:box {self.seats[self._tb].number} hand {self._target() + 1}"
         if phase == "dealing":
             t = self._plan[self._plan_pos]
             return "card:dealer" if t == DEALER else f"card:box {self.seats[t].number}"
@@ -346,19 +186,21 @@ class Round:
 
     def legal_actions(self) -> frozenset[str]:
         """The action kinds legal now: ``bet``, ``close-bets``, ``card``, ``stand``,
-        ``double``, ``split``, ``insure``, ``even-money``, ``insurance-closed``."""
+        ``double``, ``split``, ``insure``, ``even-money``, ``insurance-closed`` — exactly the
+        kinds of ``legal_moves()`` (this is its fast form, for the simulator)."""
         phase = self.phase
         if phase == "players":
             if self._need == "card":
                 return _K_CARD
             box = self.seats[self._tb]
-            hand = box.hands[self._th]
+            th = self._th
+            hand = box.hands[th]
             kinds = {"stand"}
             if self._can_hit(hand):
                 kinds.add("card")
-            if self._double_refusal(box, hand) is None:
+            if self._double_refusal(box, hand, th) is None:
                 kinds.add("double")
-            if self._split_refusal(box, hand) is None:
+            if self._split_refusal(box, hand, th) is None:
                 kinds.add("split")
             return frozenset(kinds)
         if phase in ("dealing", "dealer"):
@@ -374,6 +216,62 @@ class Round:
                     kinds.add("even-money")
             return frozenset(kinds)
         return _K_NONE
+
+    def legal_moves(self) -> list[Move]:
+        """Every move legal now, with its box, hand (index from 0) and amount bounds; each is
+        accepted by ``apply(move.to_action(...))`` with any amount from ``low`` to ``high``
+        in whole cents, and no other move of its kind is. See ``moves.Move``."""
+        phase = self.phase
+        if phase == "players":
+            return self._player_moves()
+        if phase == "dealing":
+            t = self._plan[self._plan_pos]
+            return [Move("card")] if t == DEALER else [Move("card", self.seats[t].number, 0)]
+        if phase == "dealer":
+            return list(_M_DEALER_CARD)
+        if phase == "betting":
+            return self._bet_moves()
+        if phase == "insurance":
+            return self._insurance_moves()
+        return []
+
+    def _bet_moves(self) -> list[Move]:
+        lim = self.limits
+        low, high = (CENT, None) if lim is None else (lim.min, lim.max)
+        moves = []
+        for n in self.boxes:
+            moves.append(Move("bet", n, low=low, high=high))
+            if n in self.bets:
+                moves.append(Move("bet", n, low=ZERO, high=ZERO))  # remove the bet
+        if self.bets:
+            moves.append(Move("close-bets"))
+        return moves
+
+    def _insurance_moves(self) -> list[Move]:
+        moves = []
+        for b in self.seats:
+            if self._insure_refusal(b) is None:
+                moves.append(Move("insure", b.number, low=CENT, high=_half_in_cents(b.bet)))
+            if self._even_money_refusal(b) is None:
+                moves.append(Move("even-money", b.number))
+        moves.append(Move("insurance-closed"))
+        return moves
+
+    def _player_moves(self) -> list[Move]:
+        box = self.seats[self._tb]
+        n = box.number
+        if self._need == "card":
+            return [Move("card", n, self._target())]
+        th = self._th
+        hand = box.hands[th]
+        moves = [Move("stand", n, th)]
+        if self._can_hit(hand):
+            moves.append(Move("card", n, th))
+        if self._double_refusal(box, hand, th) is None:
+            moves.append(Move("double", n, th))
+        if self._split_refusal(box, hand, th) is None:
+            moves.append(Move("split", n, th))
+        return moves
 
     # -- applying actions -----------------------------------------------------------------
 
@@ -396,11 +294,9 @@ class Round:
         limits: Limits | dict | None,
         actions: Iterable[Action | dict | str],
         boxes: Iterable[int] = range(1, 8),
-        shoe: Shoe | None = None,
-    ) -> Round:
+        shoe: ShoeState | None = None,
+    ) -> RoundState:
         """A fresh round with the actions applied in order (dicts and script words accepted)."""
-        from .actions import parse_action
-
         r = cls(rules, limits, boxes, shoe)
         for a in actions:
             if isinstance(a, dict):
@@ -418,13 +314,15 @@ class Round:
         box = a.box
         if box not in self.boxes:
             raise _illegal(f"There is no box {box} at this table", code="unknown_box", box=box)
-        amount = to_amount(a.amount, "bet")
+        amount = to_chips(a.amount, "bet")
         if amount < 0:
             raise _illegal(
                 f"A bet cannot be negative ({amount})", code="bad_amount", amount=str(amount)
             )
         if amount == 0:
-            self.bets.pop(box, None)
+            if box not in self.bets:
+                raise _illegal(f"Box {box} has no bet to remove", code="no_bet_on_box", box=box)
+            del self.bets[box]
             events.append({"kind": "bet", "box": box, "amount": "0"})
             return
         lim = self.limits
@@ -466,59 +364,31 @@ class Round:
     # cards
 
     def _on_deal(self, a: Deal, events: list) -> None:
+        # The hottest path of the simulator (every card): the initial deal is handled inline.
         card = a.card
         phase = self.phase
-        if phase == "players":
-            box = self.seats[self._tb]
-            hand = box.hands[self._th]
-            if self._need == "decision" and not self._can_hit(hand):
-                raise _illegal(
-                    f"Box {box.number} hand {self._th + 1}: no more cards on split aces",
-                    code="hit_not_allowed",
-                    box=box.number,
-                    hand=self._th + 1,
-                )
-            self.shoe.take(card)  # checks before it changes anything
-            self._card_to_hand(box, hand, card, events)
-        elif phase == "dealing":
+        if phase == "dealing":
             self.shoe.take(card)  # checks before it changes anything
             t = self._plan[self._plan_pos]
             self._plan_pos += 1
             if t == DEALER:
-                self._add_dealer(card)
-                total, soft = self.dealer_total
-                events.append(
-                    {
-                        "kind": "card",
-                        "to": "dealer",
-                        "card": card.code,
-                        "total": total,
-                        "soft": soft,
-                        "hole": len(self.dealer) == 2 and self.rules.dealer_cards == "hole",
-                    }
-                )
+                hole = len(self.dealer) == 1 and self.rules.dealer_cards == "hole"
+                self._deal_dealer(card, hole, events)
             else:
                 box = self.seats[t]
                 hand = box.hands[0]
                 hand.add(card)
                 if hand.hard == 11 and hand.aces == 1 and len(hand.cards) == 2:
-                    hand.natural = True
-                events.append(
-                    {
-                        "kind": "card",
-                        "to": "box",
-                        "box": box.number,
-                        "hand": 1,
-                        "card": card.code,
-                        "total": hand.total,
-                        "soft": hand.soft,
-                    }
-                )
+                    hand.natural = True  # ``two_card_21``, inline
+                events.append(box_card_event(box.number, 1, card, hand.total, hand.soft))
             if self._plan_pos == len(self._plan):
                 self._after_deal(events)
+        elif phase == "players":
+            self._deal_to_hand(card, events)
         elif phase == "dealer":
             self.shoe.take(card)  # checks before it changes anything
-            self._dealer_card(card, events)
+            self._deal_dealer(card, False, events)
+            self._after_dealer_card(events)
         else:
             raise _illegal(self._no_card_message(), code="illegal_action")
 
@@ -529,67 +399,61 @@ class Round:
             return "No card now: insurance is open (close it with insurance-closed)"
         return "No card is due now"
 
-    def _card_to_hand(self, box: Box, hand: Hand, card: Card, events: list) -> None:
+    def _deal_dealer(self, card: Card, hole: bool, events: list) -> None:
+        self.dealer.append(card)
+        hard = self._dhard = self._dhard + card.value
+        if card.value == 1:
+            self._dace = True
+        soft = self._dace and hard <= 11
+        events.append(dealer_card_event(card, hard + 10 if soft else hard, soft, hole))
+
+    def _deal_to_hand(self, card: Card, events: list) -> None:
+        """A card in the players' turn: a hit, a double's card, or a split hand's second."""
+        box = self.seats[self._tb]
+        index = self._deal_to[0] if self._deal_to else self._th
+        hand = box.hands[index]
+        if self._need == "decision" and not self._can_hit(hand):
+            raise _illegal(
+                f"Box {box.number} hand {index + 1}: no more cards on split aces",
+                code="hit_not_allowed",
+                box=box.number,
+                hand=index + 1,
+            )
+        self.shoe.take(card)  # checks before it changes anything
+        if self._deal_to:
+            del self._deal_to[0]
         hand.add(card)
-        bn, hn = box.number, self._th + 1
-        total = hand.total
-        events.append(
-            {
-                "kind": "card",
-                "to": "box",
-                "box": bn,
-                "hand": hn,
-                "card": card.code,
-                "total": total,
-                "soft": hand.soft,
-            }
-        )
+        events.append(box_card_event(box.number, index + 1, card, hand.total, hand.soft))
+        self._after_hand_card(box, hand, index, events)
+        if self._deal_to:  # both-hands: the other split hand's second card comes next
+            self._need = "card"
+            return
+        self._find_turn(events)
+
+    def _after_hand_card(self, box: Box, hand: Hand, index: int, events: list) -> None:
+        """Settle or close a hand its latest card decided: a bust, 7-7-7, a split Blackjack
+        won at once, a double's card, 21, or a split ace's one card."""
         rules = self.rules
+        cards = hand.cards
         if hand.hard > 21:
             hand.settle("lose", -hand.bet)
             events.append(
-                {"kind": "bust", "box": bn, "hand": hn, "total": total, "net": str(hand.net)}
-            )
-            self._advance(events)
-            return
-        cards = hand.cards
-        if (
-            rules.three_sevens
-            and len(cards) == 3
-            and cards[0].rank == "7"
-            and cards[1].rank == "7"
-            and cards[2].rank == "7"
-        ):
-            suited = cards[0].suit is not None and cards[0].suit == cards[1].suit == cards[2].suit
-            net = hand.bet * (FIVE if suited else THREE)
-            hand.settle("win", net)
-            box.bonuses.append(
                 {
-                    "kind": "three_sevens",
-                    "hand": hn,
-                    "suited": suited,
-                    "pays": "5:1" if suited else "3:1",
-                    "amount": str(net),
+                    "kind": "bust",
+                    "box": box.number,
+                    "hand": index + 1,
+                    "total": hand.total,
+                    "net": str(hand.net),
                 }
             )
-            events.append(
-                {"kind": "three_sevens", "box": bn, "hand": hn, "suited": suited, "net": str(net)}
-            )
-            self._advance(events)
-            return
-        if hand.doubled or total == 21:
+        elif rules.three_sevens and len(cards) == 3 and all(c.rank == "7" for c in cards):
+            settlement.pay_three_sevens(box, hand, index + 1, events)
+        elif hand.split and hand.two_card_21 and rules.split_blackjack == "instant-win":
+            settlement.pay_split_blackjack(box, hand, index + 1, events)
+        elif hand.doubled or hand.total == 21:
             hand.done = True
-            self._advance(events)
-            return
-        if len(cards) == 2 and hand.split_aces and not rules.hit_split_aces:
-            # One card on a split ace; another ace may be split again.
-            if card.value == 1 and self._split_refusal(box, hand) is None:
-                self._need = "decision"
-            else:
-                hand.done = True
-                self._advance(events)
-            return
-        self._need = "decision"
+        elif hand.split_aces and not rules.hit_split_aces and not hand.pair:
+            hand.done = True  # one card on a split ace; another ace may be split again
 
     def _can_hit(self, hand: Hand) -> bool:
         return hand.hard < 21 and not (
@@ -600,39 +464,39 @@ class Round:
 
     def _after_deal(self, events: list) -> None:
         rules = self.rules
-        up = self.dealer[0]
         family = rules.dealer_cards
         if family == "open":
             if self.dealer_blackjack:
                 self._dealer_blackjack_now(events)
                 return
-            self._pay_blackjacks(events)
+            settlement.pay_waiting_blackjacks(self.seats, rules, events)
             self._start_players(events)
             return
-        if up.value == 1 and self._offer_insurance():
-            self.phase = "insurance"
-            self.insurance_offered = True
-            events.append(
-                {
-                    "kind": "insurance_open",
-                    "boxes": [b.number for b in self.seats if self._insure_refusal(b) is None],
-                    "even_money": [
-                        b.number for b in self.seats if self._even_money_refusal(b) is None
-                    ],
-                }
-            )
-            if family == "one":
-                # Blackjacks against the ace are noted now; even money may still be taken.
-                for b in self.seats:
-                    if b.hands[0].blackjack:
-                        b.hands[0].done = True
-                        events.append({"kind": "blackjack_noted", "box": b.number})
+        if self.dealer[0].value == 1 and self._offer_insurance():
+            self._open_insurance(events)
             return
         if family == "hole":
             self._peek(events)
             return
         self._one_card_blackjacks(events)
         self._start_players(events)
+
+    def _open_insurance(self, events: list) -> None:
+        self.phase = "insurance"
+        self.insurance_offered = True
+        events.append(
+            {
+                "kind": "insurance_open",
+                "boxes": [b.number for b in self.seats if self._insure_refusal(b) is None],
+                "even_money": [b.number for b in self.seats if self._even_money_refusal(b) is None],
+            }
+        )
+        if self.rules.dealer_cards == "one":
+            # Blackjacks against the ace are noted now; even money may still be taken.
+            for b in self.seats:
+                if b.hands[0].blackjack:
+                    b.hands[0].done = True
+                    events.append({"kind": "blackjack_noted", "box": b.number})
 
     def _one_card_blackjacks(self, events: list) -> None:
         up = self.dealer[0]
@@ -643,7 +507,7 @@ class Round:
                 if up.value in (1, 10):
                     events.append({"kind": "blackjack_noted", "box": b.number})
                 else:
-                    self._pay_blackjack(b, h, events)
+                    settlement.pay_blackjack(b, h, self.rules, events)
 
     def _offer_insurance(self) -> bool:
         rules = self.rules
@@ -651,27 +515,15 @@ class Round:
             return True
         return rules.even_money and any(b.hands[0].blackjack for b in self.seats)
 
-    def _pay_blackjack(self, box: Box, hand: Hand, events: list) -> None:
-        net = hand.bet * self.rules.bj_ratio
-        hand.settle("win", net)
-        events.append({"kind": "blackjack_paid", "box": box.number, "hand": 1, "net": str(net)})
-
-    def _pay_blackjacks(self, events: list) -> None:
-        for b in self.seats:
-            h = b.hands[0]
-            if h.blackjack and not h.settled:
-                self._pay_blackjack(b, h, events)
-
     def _peek(self, events: list) -> None:
-        up = self.dealer[0]
-        if up.value in (1, 10):
+        if self.dealer[0].value in (1, 10):
             bj = self.dealer_blackjack
             events.append({"kind": "peek", "blackjack": bj})
             if bj:
                 self._dealer_blackjack_now(events)
                 return
-        self._settle_insurance(False, events)
-        self._pay_blackjacks(events)
+        settlement.settle_insurance(self.seats, False, events)
+        settlement.pay_waiting_blackjacks(self.seats, self.rules, events)
         self._start_players(events)
 
     # insurance
@@ -685,6 +537,8 @@ class Round:
             return f"Box {box.number} took even money"
         if box.hands[0].blackjack and self.rules.even_money:
             return f"Box {box.number} has Blackjack: it is offered even money, not insurance"
+        if _half_in_cents(box.bet) < CENT:
+            return f"Box {box.number}: half its bet is under a cent, too little to insure"
         return None
 
     def _even_money_refusal(self, box: Box) -> str | None:
@@ -722,7 +576,7 @@ class Round:
         why = self._insure_refusal(box)
         if why is not None:
             raise _illegal(why, code="insurance_not_allowed", box=box.number)
-        amount = to_amount(a.amount, "insurance")
+        amount = to_chips(a.amount, "insurance")
         half = box.bet / TWO
         if amount <= 0:
             raise _illegal(
@@ -747,10 +601,7 @@ class Round:
         why = self._even_money_refusal(box)
         if why is not None:
             raise _illegal(why, code="even_money_not_allowed", box=box.number)
-        box.even_money = True
-        hand = box.hands[0]
-        hand.settle("win", hand.bet)
-        events.append({"kind": "even_money", "box": box.number, "net": str(hand.bet)})
+        settlement.pay_even_money(box, events)
 
     def _on_insurance_closed(self, a: InsuranceClosed, events: list) -> None:
         if self.phase != "insurance":
@@ -761,19 +612,6 @@ class Round:
             return
         self._start_players(events)
 
-    def _settle_insurance(self, dealer_bj: bool, events: list) -> None:
-        for b in self.seats:
-            if b.insurance is not None and b.insurance_net is None:
-                b.insurance_net = b.insurance * TWO if dealer_bj else -b.insurance
-                events.append(
-                    {
-                        "kind": "insurance_settled",
-                        "box": b.number,
-                        "bet": str(b.insurance),
-                        "net": str(b.insurance_net),
-                    }
-                )
-
     # the players' turns
 
     def _start_players(self, events: list) -> None:
@@ -781,17 +619,18 @@ class Round:
         self._th = 0
         self._find_turn(events)
 
-    def _advance(self, events: list) -> None:
-        self._th += 1
-        self._find_turn(events)
-
     def _find_turn(self, events: list) -> None:
+        """From the current hand on, the first hand with something to do; the dealer's turn
+        when there is none."""
         seats = self.seats
         tb, th = self._tb, self._th
         while tb < len(seats):
-            hands = seats[tb].hands
+            box = seats[tb]
+            hands = box.hands
             while th < len(hands):
                 h = hands[th]
+                if h.split_aces and not h.done and self._nothing_to_decide(box, h, th):
+                    h.done = True
                 if not h.done:
                     self._tb, self._th = tb, th
                     self.phase = "players"
@@ -804,32 +643,44 @@ class Round:
         self._need = ""
         self._dealer_turn(events)
 
-    def _double_refusal(self, box: Box, hand: Hand) -> str | None:
-        rules = self.rules
-        where = f"Box {box.number} hand {self._th + 1}"
-        if len(hand.cards) != 2 or hand.doubled:
-            return f"{where}: doubling is allowed only on the first two cards"
-        if hand.split:
-            if not rules.double_after_split:
-                return f"{where}: no doubling after a split at this table"
-            if hand.split_aces and not rules.hit_split_aces:
-                return f"{where}: split aces take one card only"
-        totals = rules.double_totals
-        if totals is not None and (hand.soft or hand.total not in totals):
-            return f"{where}: doubling is allowed only on {rules.double_on} (this is {hand.total})"
-        return None
+    def _nothing_to_decide(self, box: Box, hand: Hand, index: int) -> bool:
+        # A split ace holding a second ace it can no longer split (another hand took the last
+        # place in max_hands since): it may take no card, so it stands by itself.
+        return (
+            len(hand.cards) >= 2
+            and hand.split_aces
+            and not self.rules.hit_split_aces
+            and self._split_refusal(box, hand, index) is not None
+        )
 
-    def _split_refusal(self, box: Box, hand: Hand) -> str | None:
-        where = f"Box {box.number} hand {self._th + 1}"
-        cards = hand.cards
-        if len(cards) != 2 or cards[0].value != cards[1].value:
-            return f"{where}: only two cards of the same value can be split"
+    def _double_refusal(self, box: Box, hand: Hand, index: int) -> str | None:
+        # Called for every decision (legal_actions): the message is only built to refuse.
         rules = self.rules
-        if len(box.hands) >= rules.max_hands:
-            return f"{where}: at most {rules.max_hands} hands on a box"
-        if hand.split_aces and not rules.resplit_aces:
-            return f"{where}: split aces cannot be split again at this table"
-        return None
+        why = None
+        if len(hand.cards) != 2 or hand.doubled:
+            why = "doubling is allowed only on the first two cards"
+        elif hand.split and not rules.double_after_split:
+            why = "no doubling after a split at this table"
+        elif hand.split and hand.split_aces and not rules.hit_split_aces:
+            why = "split aces take one card only"
+        else:
+            totals = rules.double_totals
+            if totals is not None and (hand.soft or hand.total not in totals):
+                why = f"doubling is allowed only on {rules.double_on} (this is {hand.total})"
+        return None if why is None else f"Box {box.number} hand {index + 1}: {why}"
+
+    def _split_refusal(self, box: Box, hand: Hand, index: int) -> str | None:
+        # Called for every decision (legal_actions): the message is only built to refuse.
+        rules = self.rules
+        cards = hand.cards
+        why = None
+        if len(cards) != 2 or cards[0].value != cards[1].value:  # (``hand.pair``, inline)
+            why = "only two cards of the same value can be split"
+        elif len(box.hands) >= rules.max_hands:
+            why = f"at most {rules.max_hands} hands on a box"
+        elif hand.split_aces and not rules.resplit_aces:
+            why = "split aces cannot be split again at this table"
+        return None if why is None else f"Box {box.number} hand {index + 1}: {why}"
 
     def _decision(self, what: str) -> tuple[Box, Hand]:
         if self.phase != "players" or self._need != "decision":
@@ -839,7 +690,8 @@ class Round:
 
     def _no_decision(self) -> str:
         if self.phase == "players":
-            return f"box {self.seats[self._tb].number} hand {self._th + 1} needs a card first"
+            number = self.seats[self._tb].number
+            return f"box {number} hand {self._target() + 1} needs a card first"
         return {
             "betting": "bets are not closed",
             "dealing": "the cards are being dealt",
@@ -853,11 +705,12 @@ class Round:
         events.append(
             {"kind": "stand", "box": box.number, "hand": self._th + 1, "total": hand.total}
         )
-        self._advance(events)
+        self._th += 1
+        self._find_turn(events)
 
     def _on_double(self, a: Double, events: list) -> None:
         box, hand = self._decision("double")
-        why = self._double_refusal(box, hand)
+        why = self._double_refusal(box, hand, self._th)
         if why is not None:
             raise _illegal(why, code="double_not_allowed", box=box.number, hand=self._th + 1)
         hand.bet = hand.bet * TWO
@@ -869,9 +722,10 @@ class Round:
 
     def _on_split(self, a: Split, events: list) -> None:
         box, hand = self._decision("split")
-        why = self._split_refusal(box, hand)
+        th = self._th
+        why = self._split_refusal(box, hand, th)
         if why is not None:
-            raise _illegal(why, code="split_not_allowed", box=box.number, hand=self._th + 1)
+            raise _illegal(why, code="split_not_allowed", box=box.number, hand=th + 1)
         first, second = hand.cards
         aces = first.value == 1
         new = Hand(box.bet, split=True, split_aces=aces)
@@ -881,13 +735,15 @@ class Round:
         hand.aces = 1 if aces else 0
         hand.split = True
         hand.split_aces = aces
-        box.hands.insert(self._th + 1, new)
+        box.hands.insert(th + 1, new)
         self._need = "card"
+        if self.rules.split_deal == "both-hands":
+            self._deal_to = [th, th + 1]
         events.append(
             {
                 "kind": "split",
                 "box": box.number,
-                "hand": self._th + 1,
+                "hand": th + 1,
                 "hands": len(box.hands),
                 "bet": str(box.bet),
             }
@@ -911,7 +767,8 @@ class Round:
                     "soft": soft,
                 }
             )
-            self._settle(events)
+            settlement.settle_against_total(self.seats, self.rules, total, events)
+            self._finish(events)
             return
         if self._bets_depend_on_dealer():
             self.phase = "dealer"
@@ -923,7 +780,8 @@ class Round:
                 "reason": "no bet depends on the dealer's hand",
             }
         )
-        self._settle(events)
+        settlement.settle_against_total(self.seats, self.rules, total, events)
+        self._finish(events)
 
     def _bets_depend_on_dealer(self) -> bool:
         for b in self.seats:
@@ -940,93 +798,20 @@ class Round:
                     return True
         return False
 
-    def _dealer_card(self, card: Card, events: list) -> None:
-        self._add_dealer(card)
-        total, soft = self.dealer_total
-        events.append(
-            {
-                "kind": "card",
-                "to": "dealer",
-                "card": card.code,
-                "total": total,
-                "soft": soft,
-                "hole": False,
-            }
-        )
+    def _after_dealer_card(self, events: list) -> None:
         if len(self.dealer) == 2 and self.rules.dealer_cards == "one":
             if self.dealer_blackjack:
                 self._dealer_blackjack_now(events)
                 return
-            self._settle_insurance(False, events)
-            self._pay_blackjacks(events)
+            settlement.settle_insurance(self.seats, False, events)
+            settlement.pay_waiting_blackjacks(self.seats, self.rules, events)
         self._dealer_next(events)
 
     def _dealer_blackjack_now(self, events: list) -> None:
-        """The dealer has Blackjack: insurance wins, Blackjacks tie (or win, 004), every other
-        hand in play loses (in a one-card game, per ``dealer_blackjack_takes``)."""
-        rules = self.rules
+        """The dealer has Blackjack: insurance wins, then every hand is settled against it."""
         events.append({"kind": "dealer_blackjack"})
-        self._settle_insurance(True, events)
-        original_only = rules.dealer_cards == "one" and rules.dealer_blackjack_takes == "original"
-        for b in self.seats:
-            cap = b.bet
-            for i, h in enumerate(b.hands):
-                if h.settled:
-                    continue
-                if h.blackjack:
-                    if rules.blackjack_beats_dealer_blackjack:
-                        h.settle("win", h.bet * rules.bj_ratio)
-                    elif rules.ties == "push":
-                        h.settle("push", ZERO)
-                    else:
-                        h.settle("lose", -h.bet)
-                elif original_only:
-                    loss = min(h.bet, cap)
-                    cap -= loss
-                    h.settle("lose" if loss else "push", -loss)
-                else:
-                    h.settle("lose", -h.bet)
-                events.append(
-                    {
-                        "kind": "hand_settled",
-                        "box": b.number,
-                        "hand": i + 1,
-                        "result": h.result,
-                        "net": str(h.net),
-                    }
-                )
-        self._finish(events)
-
-    def _settle(self, events: list) -> None:
-        dealer_total, _ = self.dealer_total
-        bust = dealer_total > 21
-        push_ties = self.rules.ties == "push"
-        for b in self.seats:
-            for i, h in enumerate(b.hands):
-                if h.settled:
-                    continue
-                if h.blackjack:
-                    # Only possible if the dealer never drew a second card (cannot happen: a
-                    # waiting Blackjack makes him draw); pay it as a Blackjack to be safe.
-                    h.settle("win", h.bet * self.rules.bj_ratio)
-                else:
-                    total = h.total
-                    if bust or total > dealer_total:
-                        h.settle("win", h.bet)
-                    elif total == dealer_total and push_ties:
-                        h.settle("push", ZERO)
-                    else:
-                        h.settle("lose", -h.bet)
-                events.append(
-                    {
-                        "kind": "hand_settled",
-                        "box": b.number,
-                        "hand": i + 1,
-                        "result": h.result,
-                        "net": str(h.net),
-                    }
-                )
-        self._settle_insurance(False, events)
+        settlement.settle_insurance(self.seats, True, events)
+        settlement.settle_dealer_blackjack(self.seats, self.rules, events)
         self._finish(events)
 
     def _finish(self, events: list) -> None:
@@ -1064,40 +849,7 @@ class Round:
             "blackjack": self.dealer_blackjack,
             "bust": total > 21,
         }
-        boxes = []
-        for b in self.seats:
-            hands = []
-            for h in b.hands:
-                hands.append(
-                    {
-                        "cards": [c.code for c in h.cards],
-                        "total": h.total,
-                        "soft": h.soft,
-                        "blackjack": h.blackjack,
-                        "bust": h.bust,
-                        "bet": h.bet,
-                        "doubled": h.doubled,
-                        "result": h.result,
-                        "net": h.net,
-                    }
-                )
-            boxes.append(
-                {
-                    "box": b.number,
-                    "bet": b.bet,
-                    "insurance": None
-                    if b.insurance is None
-                    else {
-                        "bet": b.insurance,
-                        "net": b.insurance_net,
-                    },
-                    "even_money": b.even_money,
-                    "bonuses": [{**x, "amount": Decimal(x["amount"])} for x in b.bonuses],
-                    "hands": hands,
-                    "net": b.net,
-                }
-            )
-        out["boxes"] = boxes
+        out["boxes"] = [b.result() for b in self.seats]
         out["net"] = self.net
         return out
 
@@ -1118,73 +870,59 @@ class Round:
             "plan_pos": self._plan_pos,
             "turn": [self._tb, self._th],
             "need": self._need,
+            "deal_to": list(self._deal_to),
             "insurance_offered": self.insurance_offered,
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> Round:
-        """Rebuild a round from ``to_dict``."""
+    def from_dict(cls, d: dict) -> RoundState:
+        """Rebuild a round from ``to_dict``. A snapshot stored before a rule key existed lacks
+        it and gets the ``standard`` preset's value, which is the behaviour it was played
+        under (``split_blackjack: twenty-one``, ``split_deal: in-turn``)."""
         r = cls(
             Rules.from_json({"preset": "standard", **d["rules"]}),
             Limits.from_dict(d["limits"]),
             tuple(d["boxes"]),
-            Shoe.from_dict(d["shoe"]),
+            ShoeState.from_dict(d["shoe"]),
         )
         r.phase = d["phase"]
         r.bets = {int(k): Decimal(v) for k, v in d["bets"].items()}
         r.seats = [Box.from_dict(b) for b in d["seats"]]
         for c in d["dealer"]:
-            r._add_dealer(Card.parse(c))
+            card = Card.parse(c)
+            r.dealer.append(card)
+            r._dhard += card.value
+            r._dace = r._dace or card.value == 1
         r._plan = list(d["plan"])
         r._plan_pos = d["plan_pos"]
         r._tb, r._th = d["turn"]
         r._need = d["need"]
+        r._deal_to = list(d.get("deal_to", ()))
         r.insurance_offered = d["insurance_offered"]
         return r
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Round) and self.to_dict() == other.to_dict()
+        return isinstance(other, RoundState) and self.to_dict() == other.to_dict()
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<Round {self.phase} awaiting={self.awaiting()!r} net={self.net}>"
+        return f"<RoundState {self.phase} awaiting={self.awaiting()!r} net={self.net}>"
+
+
+def _half_in_cents(bet: Decimal) -> Decimal:
+    """The most a box may insure: half its bet, down to whole cents."""
+    return (bet / TWO).quantize(CENT, rounding=ROUND_FLOOR)
 
 
 _HANDLERS = {
-    Bet: Round._on_bet,
-    CloseBets: Round._on_close_bets,
-    Deal: Round._on_deal,
-    Stand: Round._on_stand,
-    Double: Round._on_double,
-    Split: Round._on_split,
-    Insure: Round._on_insure,
-    EvenMoney: Round._on_even_money,
-    InsuranceClosed: Round._on_insurance_closed,
+    Bet: RoundState._on_bet,
+    CloseBets: RoundState._on_close_bets,
+    Deal: RoundState._on_deal,
+    Stand: RoundState._on_stand,
+    Double: RoundState._on_double,
+    Split: RoundState._on_split,
+    Insure: RoundState._on_insure,
+    EvenMoney: RoundState._on_even_money,
+    InsuranceClosed: RoundState._on_insurance_closed,
 }
-
-
-_EVENT_ACTIONS = {
-    "bets_closed": lambda e: CloseBets(),
-    "card": lambda e: Deal(Card.parse(e["card"])),
-    "stand": lambda e: Stand(),
-    "double": lambda e: Double(),
-    "split": lambda e: Split(),
-    "insurance": lambda e: Insure(e["box"], Decimal(e["amount"])),
-    "even_money": lambda e: EvenMoney(e["box"]),
-    "insurance_closed": lambda e: InsuranceClosed(),
-}
-
-
-def actions_from_events(events: Iterable[dict]) -> list[Action]:
-    """The actions that caused a sequence of events (every action's first event names it), so
-    a round's event log can be replayed: ``Round.replay(rules, limits, actions_from_events(log))``.
-    A ``bet`` event of amount 0 is the removal of a bet."""
-    out: list[Action] = []
-    for e in events:
-        kind = e["kind"]
-        if kind == "bet":
-            out.append(Bet(e["box"], Decimal(e["amount"])))
-        elif kind in _EVENT_ACTIONS:
-            out.append(_EVENT_ACTIONS[kind](e))
-    return out

@@ -13,6 +13,8 @@ CHOICES = {
     "ties": ("push", "dealer"),
     "double_on": ("any", "9-11", "10-11"),
     "dealer_blackjack_takes": ("all", "original"),
+    "split_blackjack": ("twenty-one", "instant-win"),
+    "split_deal": ("in-turn", "both-hands"),
 }
 BOOLS = (
     "dealer_hits_soft_17",
@@ -32,7 +34,7 @@ DOUBLE_TOTALS = {"any": None, "9-11": frozenset((9, 10, 11)), "10-11": frozenset
 class Rules:
     """A table's rule set. Build it with ``Rules.preset`` or ``Rules.from_json``.
 
-    Keys (all in the JSON form):
+    Keys (all in the JSON form; docs/engine.md has the table with each key's source document):
       decks (1-8); dealer_cards: ``one`` (one card until the players finish), ``hole`` (second
       card face down, peek on an ace or ten), ``open`` (both face up); dealer_hits_soft_17;
       blackjack_pays ``3:2``/``6:5``/``1:1``; ties ``push``/``dealer``; insurance; even_money;
@@ -40,7 +42,13 @@ class Rules:
       hit_split_aces; three_sevens (3:1, suited 5:1); dealer_blackjack_takes ``all``/``original``
       (one-card game only: what a dealer Blackjack takes from doubled and split hands);
       blackjack_beats_dealer_blackjack (document 004: a player Blackjack is paid even against a
-      dealer Blackjack).
+      dealer Blackjack); split_blackjack ``twenty-one``/``instant-win`` (an ace and a ten on a
+      split hand: an ordinary 21, or won at once 1:1 as document 003 says); split_deal
+      ``in-turn``/``both-hands`` (a split hand's second card when its turn comes, or both split
+      hands' second cards at once, 003).
+
+    A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
+    splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.
     """
 
     decks: int = 6
@@ -58,6 +66,9 @@ class Rules:
     three_sevens: bool = True
     dealer_blackjack_takes: str = "all"
     blackjack_beats_dealer_blackjack: bool = False
+    # Absent from rule sets stored before these keys existed: the defaults are the old behaviour.
+    split_blackjack: str = "twenty-one"
+    split_deal: str = "in-turn"
     # Derived once, for the hot path.
     bj_ratio: Decimal = field(init=False, compare=False, repr=False)
     double_totals: frozenset | None = field(init=False, compare=False, repr=False)
@@ -99,16 +110,6 @@ class Rules:
                 "Blackjack is known before anyone doubles or splits",
                 key="dealer_blackjack_takes",
             )
-        if self.resplit_aces and self.max_hands < 3:
-            raise RulesError(
-                "resplit_aces needs max_hands of 3 or 4 (a resplit makes a third hand)",
-                key="resplit_aces",
-            )
-        if self.max_hands == 1 and (self.double_after_split or self.hit_split_aces):
-            raise RulesError(
-                "max_hands 1 means no splits: double_after_split and hit_split_aces must be off",
-                key="max_hands",
-            )
 
     # -- presets and JSON -----------------------------------------------------------------
 
@@ -148,7 +149,9 @@ class Rules:
         return cls(**values)
 
     def to_json(self) -> dict:
-        """Every key with its value (a complete rule set, no preset reference)."""
+        """Every key with its value as given (a complete rule set, no preset reference), so
+        ``Rules.from_json(r.to_json()) == r``. Keys listed in ``moot`` are kept as set although
+        they change nothing (e.g. ``resplit_aces: true`` with ``max_hands: 2``)."""
         return {k: getattr(self, k) for k in KEYS}
 
     @property
@@ -158,6 +161,21 @@ class Rules:
             if preset == self:
                 return name
         return None
+
+    @property
+    def moot(self) -> tuple[str, ...]:
+        """Keys set to allow something this rule set never lets happen, so they change nothing:
+        ``resplit_aces`` when ``max_hands`` is under 3 (a resplit makes a third hand), and
+        ``double_after_split``, ``hit_split_aces``, ``split_blackjack``, ``split_deal`` when
+        ``max_hands`` is 1 (no splits). Reported, not refused: a house may narrow
+        ``max_hands`` on a preset without restating every splitting option."""
+        out = []
+        if self.max_hands < 3 and self.resplit_aces:
+            out.append("resplit_aces")
+        if self.max_hands == 1:
+            out += [k for k in ("double_after_split", "hit_split_aces") if getattr(self, k)]
+            out += ["split_blackjack", "split_deal"]
+        return tuple(out)
 
     @property
     def family(self) -> str:
@@ -171,8 +189,14 @@ PRESETS: dict[str, Rules] = {
     # Document 002 with 000: one dealer card, S17, 3:2, insurance and even money, double any
     # two cards and after splits, up to 4 hands, resplit aces, three sevens 3:1 / suited 5:1.
     "standard": Rules(),
-    # Document 003: hole card with a peek on an ace or ten; no three-sevens bonus.
-    "hole-card": Rules(dealer_cards="hole", three_sevens=False),
+    # Document 003: hole card with a peek on an ace or ten; no three-sevens bonus; a Blackjack on
+    # a split pair is an instant win paid 1:1; both split hands get their second card at once.
+    "hole-card": Rules(
+        dealer_cards="hole",
+        three_sevens=False,
+        split_blackjack="instant-win",
+        split_deal="both-hands",
+    ),
     # Document 004: both dealer cards open, H17, Blackjack 1:1 even against a dealer Blackjack,
     # the dealer wins ties, no insurance, double on two cards.
     "open-cards": Rules(

@@ -1,6 +1,6 @@
 """The house-edge simulator and the benchmark.
 
-Both play through ``Round.apply`` — the same code the live table uses — with basic strategy
+Both play through ``RoundState.apply`` — the same code the live table uses — with basic strategy
 (``strategy.py``) making the player's decisions, one box, a flat bet, a seeded virtual shoe.
 """
 
@@ -12,8 +12,8 @@ import time
 from decimal import Decimal
 
 from .actions import CLOSE_BETS, INSURANCE_CLOSED, Bet, EvenMoney, deal
-from .cards import ALL_SUITED, Shoe
-from .round import Round
+from .cards import ALL_SUITED, ShoeState
+from .round import RoundState
 from .rules import Rules
 from .strategy import decide, strategy_for, take_even_money, theoretical_edge
 
@@ -23,9 +23,11 @@ _DEAL = [deal(c) for c in ALL_SUITED]  # by Card.index (a virtual shoe deals sui
 _BOXES = (1,)
 
 
-def play_round(rules: Rules, shoe: Shoe, strategy, even_money: bool, trace: list | None = None):
-    """Play one single-box round with basic strategy; return the settled ``Round``."""
-    r = Round(rules, None, _BOXES, shoe)
+def play_round(
+    rules: Rules, shoe: ShoeState, strategy, even_money: bool, trace: list | None = None
+):
+    """Play one single-box round with basic strategy; return the settled ``RoundState``."""
+    r = RoundState(rules, None, _BOXES, shoe)
     apply = r.apply
     if trace is None:
         apply(_BET1)
@@ -64,8 +66,8 @@ _BET1 = Bet(1, BET)
 _EVEN1 = EvenMoney(1)
 
 
-def _new_shoe(rules: Rules, seed) -> Shoe:
-    shoe = Shoe.shuffled(rules.decks, seed, PENETRATION)
+def _new_shoe(rules: Rules, seed) -> ShoeState:
+    shoe = ShoeState.shuffled(rules.decks, seed, PENETRATION)
     shoe.cut = min(shoe.cut, shoe.size - 26)  # a round never runs a small shoe dry
     return shoe
 
@@ -169,7 +171,7 @@ def bench(rules: Rules, rounds: int = 200_000) -> dict:
     for _ in range(3):
         started = time.perf_counter()
         for t in traces:
-            r = Round(rules, None, _BOXES, Shoe(rules.decks))
+            r = RoundState(rules, None, _BOXES, ShoeState(rules.decks))
             apply = r.apply
             for a in t:
                 apply(a)
@@ -181,6 +183,6 @@ def bench(rules: Rules, rounds: int = 200_000) -> dict:
         "cores": os.cpu_count(),
         "applies_per_round": round(applies / len(traces), 2),
         "microseconds_per_apply": round(replay / applies * 1e6, 2),
-        "note": "best of 3 runs; apply() timed by replaying recorded rounds (fresh Round and "
-        "Shoe each)",
+        "note": "best of 3 runs; apply() timed by replaying recorded rounds (fresh RoundState and "
+        "ShoeState each)",
     }

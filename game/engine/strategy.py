@@ -173,20 +173,43 @@ class _Calc:
                 evs["D"] = self.double(hard, ace, dbj, sevens)
         return evs
 
-    def split(self, v: int) -> float:
-        """EV of splitting a pair of value ``v`` (two hands, no resplits)."""
+    def split_hand(self, v: int, c: int) -> float:
+        """EV of one split hand that started with ``v`` and received ``c`` (not split again)."""
         rules = self.rules
-        one = 0.0
-        three = rules.three_sevens and v == 7
-        for c, p in P.items():
-            hard, ace = v + c, v == 1 or c == 1
-            if v == 1 and not rules.hit_split_aces:
-                total, _ = _total(hard, ace)
-                one += p * self.stand(total, self.bj_split)
-            else:
-                evs = self.two_card(hard, ace, sevens=three and c == 7, split=True)
-                one += p * max(evs.values())
-        return 2 * one
+        hard, ace = v + c, v == 1 or c == 1
+        if ace and hard == 11 and rules.split_blackjack == "instant-win":
+            return 1.0  # won at once (003), before the dealer's hand is known
+        if v == 1 and not rules.hit_split_aces:
+            total, _ = _total(hard, ace)
+            return self.stand(total, self.bj_split)
+        three = rules.three_sevens and v == 7 and c == 7
+        return max(self.two_card(hard, ace, sevens=three, split=True).values())
+
+    def split(self, v: int, resplits: bool = True) -> float:
+        """EV of splitting a pair of value ``v``: two hands, and with ``resplits`` a hand that
+        receives another ``v`` split again while ``max_hands`` (and ``resplit_aces``) allow it
+        and it pays. On an infinite deck the hands are independent, so the value follows from
+        ``V(p, h)``: the EV of ``p`` one-card hands still to play on a box of ``h`` hands."""
+        rules = self.rules
+        one = {c: self.split_hand(v, c) for c in P}
+        cap = rules.max_hands if resplits and (v != 1 or rules.resplit_aces) else 2
+        memo: dict[tuple[int, int], float] = {}
+
+        def value(p: int, h: int) -> float:
+            if p == 0:
+                return 0.0
+            key = (p, h)
+            if key not in memo:
+                ev = 0.0
+                for c, pc in P.items():
+                    best = one[c] + value(p - 1, h)
+                    if c == v and h < cap:
+                        best = max(best, value(p + 1, h + 1))
+                    ev += pc * best
+                memo[key] = ev
+            return memo[key]
+
+        return value(2, 2)
 
 
 def _letter(evs: dict) -> str:
@@ -267,7 +290,7 @@ class Strategy:
 
 def decide(strategy: Strategy, round_, col: int) -> Action | None:
     """The basic-strategy action for the hand whose turn it is; ``None`` means hit (deal a
-    card). ``round_`` is a ``Round`` in the players phase awaiting a decision."""
+    card). ``round_`` is a ``RoundState`` in the players phase awaiting a decision."""
     hand = round_.current_hand()
     legal = round_.legal_actions()
     letter = strategy.letter(hand.cards, col, "split" in legal)
@@ -332,32 +355,28 @@ def render_data_module() -> str:
     return "\n".join(lines) + "\n"
 
 
+@lru_cache(maxsize=128)
 def theoretical_edge(rules: Rules) -> float:
-    """The house edge of basic strategy by exact calculation on an infinite deck (no resplits,
-    never insurance; even money per ``take_even_money``). A quick figure for any rule set,
-    within about 0.1% of the simulated one for six decks."""
+    """The house edge of basic strategy by exact calculation on an infinite deck (splits with
+    resplits up to ``max_hands``, never insurance; even money per ``take_even_money``), as a
+    fraction of the initial bet; negative means the player has the advantage.
+
+    Cheap (milliseconds, cached per rule set) and exact for the infinite deck; a six-deck shoe
+    with a cut card comes out a little lower (docs/engine.md, "Measured house edges"), which
+    ``edge_estimate`` allows for."""
     ratio = float(rules.bj_ratio)
-    family = rules.dealer_cards
     vs_bj = (
         ratio if rules.blackjack_beats_dealer_blackjack else 0.0 if rules.ties == "push" else -1.0
     )
+    pbj_player = 2 * P[1] * P[10]
+    if rules.dealer_cards == "open":
+        return -_open_edge(rules, ratio, vs_bj, pbj_player)
     even = rules.even_money and take_even_money(rules)
     ev = 0.0
-    pbj_player = 2 * P[1] * P[10]
-    if family == "open":
-        for d1, p1 in P.items():
-            for d2, p2 in P.items():
-                pd = p1 * p2
-                if {d1, d2} == {1, 10}:
-                    ev += pd * (pbj_player * vs_bj - (1 - pbj_player))
-                    continue
-                total, soft = _total(d1 + d2, d1 == 1 or d2 == 1)
-                ev += pd * _hands_ev(rules, f"{'s' if soft else 'h'}{total}", ratio)
-        return -ev
     for col, up in zip(UP_COLUMNS, UP_VALUES, strict=True):
         pu = P[up]
         p_dbj = P[10] if up == 1 else P[1] if up == 10 else 0.0
-        if family == "hole" and p_dbj:
+        if rules.dealer_cards == "hole" and p_dbj:
             # Peek: a dealer Blackjack ends the round before anyone acts.
             ev += pu * p_dbj * (pbj_player * (1.0 if even else vs_bj) - (1 - pbj_player))
             ev += pu * (1 - p_dbj) * _hands_ev(rules, col, 1.0 if (even and up == 1) else ratio)
@@ -367,6 +386,63 @@ def theoretical_edge(rules: Rules) -> float:
                 bj = 1.0
             ev += pu * _hands_ev(rules, col, bj)
     return -ev
+
+
+def _open_edge(rules: Rules, ratio: float, vs_bj: float, pbj_player: float) -> float:
+    """The player's EV when both dealer cards are open: by the dealer's two-card column."""
+    ev = 0.0
+    weights: dict[str, float] = {}
+    for d1, p1 in P.items():
+        for d2, p2 in P.items():
+            pd = p1 * p2
+            if {d1, d2} == {1, 10}:
+                ev += pd * (pbj_player * vs_bj - (1 - pbj_player))
+                continue
+            total, soft = _total(d1 + d2, d1 == 1 or d2 == 1)
+            col = f"{'s' if soft else 'h'}{total}"
+            weights[col] = weights.get(col, 0.0) + pd
+    for col, weight in weights.items():
+        ev += weight * _hands_ev(rules, col, ratio)
+    return ev
+
+
+# How far the infinite-deck calculation has run above the six-deck simulation (house side)
+# across the presets and the variants measured in docs/engine.md: a calculated edge under this
+# may still be a player advantage on a real shoe.
+CALCULATION_MARGIN = 0.003
+
+
+@dataclass(frozen=True)
+class EdgeEstimate:
+    """The house edge of a rule set as a configuration screen shows it.
+
+    ``house_edge``: ``theoretical_edge(rules)`` (fraction of the initial bet, negative = the
+    player's advantage). ``warning``: ``"player_advantage"`` when it is negative (the table
+    loses money to basic strategy: show "negative house edge: the player has the advantage"
+    and ask for an explicit confirmation), ``"player_advantage_possible"`` when it is positive
+    but under ``CALCULATION_MARGIN`` (a six-deck shoe may still favour the player), else
+    ``None``.
+    """
+
+    house_edge: float
+    margin: float = CALCULATION_MARGIN
+
+    @property
+    def player_advantage(self) -> bool:
+        return self.house_edge < 0
+
+    @property
+    def warning(self) -> str | None:
+        if self.house_edge < 0:
+            return "player_advantage"
+        if self.house_edge < self.margin:
+            return "player_advantage_possible"
+        return None
+
+
+def edge_estimate(rules: Rules) -> EdgeEstimate:
+    """The house edge of a rule set and whether to warn about it (see ``EdgeEstimate``)."""
+    return EdgeEstimate(theoretical_edge(rules))
 
 
 def _hands_ev(rules: Rules, column: str, blackjack_ev: float) -> float:

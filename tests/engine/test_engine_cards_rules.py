@@ -5,7 +5,16 @@ from decimal import Decimal
 
 import pytest
 
-from game.engine import PRESETS, Card, CardError, Rules, RulesError, Shoe, ShoeError, hand_total
+from game.engine import (
+    PRESETS,
+    Card,
+    CardError,
+    Rules,
+    RulesError,
+    ShoeError,
+    ShoeState,
+    hand_total,
+)
 from game.engine.jsonout import dumps
 
 
@@ -65,7 +74,7 @@ def test_hand_totals(hand, total, soft):
 
 
 def test_shoe_refuses_more_copies_than_its_decks_hold():
-    shoe = Shoe(1)
+    shoe = ShoeState(1)
     shoe.take(Card.parse("As"))
     assert not shoe.can_hold(Card.parse("As"))
     with pytest.raises(ShoeError) as info:
@@ -75,7 +84,7 @@ def test_shoe_refuses_more_copies_than_its_decks_hold():
 
 
 def test_rank_only_cards_count_against_the_rank():
-    shoe = Shoe(1)
+    shoe = ShoeState(1)
     for _ in range(3):
         shoe.take(Card.parse("7"))
     shoe.take(Card.parse("7h"))
@@ -85,32 +94,32 @@ def test_rank_only_cards_count_against_the_rank():
 
 
 def test_shoe_round_trips_through_json():
-    shoe = Shoe(2)
+    shoe = ShoeState(2)
     for c in ("As", "As", "7", "Kd"):
         shoe.take(Card.parse(c))
-    again = Shoe.from_dict(json.loads(json.dumps(shoe.to_dict())))
+    again = ShoeState.from_dict(json.loads(json.dumps(shoe.to_dict())))
     assert again == shoe and not again.can_hold(Card.parse("As"))
 
 
 def test_virtual_shoe_is_seeded_and_survives_serialisation():
-    a, b = Shoe.shuffled(6, seed=42), Shoe.shuffled(6, seed=42)
+    a, b = ShoeState.shuffled(6, seed=42), ShoeState.shuffled(6, seed=42)
     first = [a.draw().code for _ in range(20)]
     assert first == [b.draw().code for _ in range(20)]
-    copy = Shoe.from_dict(json.loads(json.dumps(a.to_dict())))
+    copy = ShoeState.from_dict(json.loads(json.dumps(a.to_dict())))
     assert [copy.draw().code for _ in range(30)] == [a.draw().code for _ in range(30)]
 
 
 def test_virtual_shoe_deals_every_card_exactly_once():
-    shoe = Shoe.shuffled(2, seed=1)
+    shoe = ShoeState.shuffled(2, seed=1)
     dealt = [shoe.draw().code for _ in range(104)]
-    assert sorted(dealt) == sorted(c.code for c in Shoe.shuffled(2, seed=9)._order)
+    assert sorted(dealt) == sorted(c.code for c in ShoeState.shuffled(2, seed=9)._order)
     assert shoe.remaining == 0
     shoe.reshuffle()
     assert shoe.remaining == 104
 
 
 def test_virtual_shoe_accepts_a_card_entered_by_hand():
-    shoe = Shoe.shuffled(1, seed=3)
+    shoe = ShoeState.shuffled(1, seed=3)
     shoe.take(Card.parse("Qs"))
     rest = [shoe.draw().code for _ in range(51)]
     assert "Qs" not in rest and len(set(rest)) == 51
@@ -167,7 +176,8 @@ def test_overrides_apply_on_a_preset():
         ({"surrender": True}, "surrender"),
         ({"preset": "open-cards", "insurance": True}, "insurance"),
         ({"preset": "hole-card", "dealer_blackjack_takes": "original"}, "dealer_blackjack_takes"),
-        ({"max_hands": 2}, "resplit_aces"),
+        ({"split_blackjack": "blackjack"}, "split_blackjack"),
+        ({"split_deal": "london"}, "split_deal"),
         (42, "rules"),
     ],
 )
@@ -177,6 +187,43 @@ def test_inconsistent_rules_are_refused(obj, key):
     assert info.value.code == "bad_rules"
     assert info.value.params["key"] == key
     assert info.value.message
+
+
+def test_a_smaller_max_hands_is_accepted_and_makes_resplitting_aces_moot():
+    two = Rules.from_json({"preset": "standard", "max_hands": 2})
+    assert (two.max_hands, two.resplit_aces) == (2, True)
+    assert two.moot == ("resplit_aces",)
+    assert Rules.from_json(two.to_json()) == two  # kept as given: the JSON round-trips
+    assert Rules.from_json({"preset": "open-cards", "max_hands": 3}).moot == ()
+    assert Rules.from_json({"preset": "standard", "max_hands": 2, "resplit_aces": False}).moot == ()
+    one = Rules.from_json({"preset": "hole-card", "max_hands": 1})
+    assert one.moot == (
+        "resplit_aces",
+        "double_after_split",
+        "split_blackjack",
+        "split_deal",
+    )
+    assert all(Rules.preset(name).moot == () for name in PRESETS)
+
+
+def test_split_keys_default_per_document_and_take_overrides():
+    std, hole, open_ = (Rules.preset(n) for n in ("standard", "hole-card", "open-cards"))
+    assert (std.split_blackjack, std.split_deal) == ("twenty-one", "in-turn")  # 002
+    assert (hole.split_blackjack, hole.split_deal) == ("instant-win", "both-hands")  # 003
+    assert (open_.split_blackjack, open_.split_deal) == ("twenty-one", "in-turn")  # 004
+    hole_as_002 = Rules.from_json(
+        {"preset": "hole-card", "split_blackjack": "twenty-one", "split_deal": "in-turn"}
+    )
+    assert (hole_as_002.split_blackjack, hole_as_002.split_deal) == ("twenty-one", "in-turn")
+    assert hole_as_002.name is None
+
+
+def test_a_rule_set_stored_before_the_split_keys_reads_as_the_old_behaviour():
+    stored = Rules.preset("hole-card").to_json()
+    del stored["split_blackjack"], stored["split_deal"]
+    rules = Rules.from_json(stored)
+    assert rules.dealer_cards == "hole"
+    assert (rules.split_blackjack, rules.split_deal) == ("twenty-one", "in-turn")
 
 
 def test_money_prints_as_json_numbers():

@@ -137,3 +137,46 @@ def test_edge_accepts_rules_json():
     )
     res = json.loads(out)
     assert rc == 0 and res["rules"]["ties"] == "dealer"
+
+
+def test_play_with_events_prints_every_event_in_order():
+    scenario = {"rules": "standard", "bets": {"1": 15}, "script": ["As", "5d", "Kh"]}
+    code, out, _ = engine("play", "--events", "-", stdin=json.dumps(scenario))
+    assert code == 0
+    res = json.loads(out)
+    assert res["net"] == 22.5
+    assert [e["kind"] for e in res["events"]] == [
+        "bet",
+        "bets_closed",
+        "card",
+        "card",
+        "card",
+        "blackjack_paid",
+        "dealer_stops",
+        "round_settled",
+    ]
+    assert res["events"][5] == {"kind": "blackjack_paid", "box": 1, "hand": 1, "net": "22.5"}
+    # One event a line, so a log reads (and greps) as a log.
+    lines = out.splitlines()
+    assert '    {"kind": "blackjack_paid", "box": 1, "hand": 1, "net": "22.5"},' in lines
+    # Without the flag: the result alone, as before.
+    code, out, _ = engine("play", "-", stdin=json.dumps(scenario))
+    assert code == 0 and "events" not in json.loads(out)
+
+
+def test_play_with_events_shows_the_events_before_a_refused_step():
+    scenario = {"rules": "hole-card", "bets": {"1": 100}, "script": ["8h", "6d", "8c", "Kd"]}
+    scenario["script"] += ["split", "3c", "stand"]  # both-hands: hand 2's card comes first
+    code, out, _ = engine("play", "--events", "-", stdin=json.dumps(scenario))
+    assert code == 2
+    res = json.loads(out)
+    assert res["error"]["code"] == "illegal_action" and res["error"]["step"] == 6
+    assert res["events"][-1] == {
+        "kind": "card",
+        "to": "box",
+        "box": 1,
+        "hand": 1,
+        "card": "3c",
+        "total": 11,
+        "soft": False,
+    }

@@ -18,7 +18,7 @@ from game.engine import (
     EvenMoney,
     InsuranceClosed,
     Insure,
-    Round,
+    RoundState,
     Rules,
     RulesError,
     Split,
@@ -64,6 +64,8 @@ RULE_OVERRIDES = st.fixed_dictionaries(
         "dealer_blackjack_takes": st.sampled_from(["all", "original"]),
         "even_money": st.booleans(),
         "insurance": st.booleans(),
+        "split_blackjack": st.sampled_from(["twenty-one", "instant-win"]),
+        "split_deal": st.sampled_from(["in-turn", "both-hands"]),
     },
 )
 AMOUNTS = st.sampled_from(
@@ -80,7 +82,7 @@ def played_rounds(draw):
         )
     except RulesError:
         reject()
-    r = Round(rules)
+    r = RoundState(rules)
     actions, events = [], []
     boxes = draw(st.lists(st.integers(1, 7), min_size=1, max_size=4, unique=True))
     for b in boxes:
@@ -117,11 +119,11 @@ def played_rounds(draw):
             pool = lean if lean and draw(st.booleans()) else holdable
             action = Deal(draw(st.sampled_from(pool)))
         elif kind == "insure":
-            box = draw(st.sampled_from([b for b in r.seats if r._insure_refusal(b) is None]))
-            action = Insure(box.number, box.bet / 2 * draw(st.sampled_from([Decimal("0.5"), 1])))
+            move = draw(st.sampled_from([m for m in r.legal_moves() if m.action == kind]))
+            action = Insure(move.box, draw(st.sampled_from([move.low, move.high])))
         elif kind == "even-money":
-            box = draw(st.sampled_from([b for b in r.seats if r._even_money_refusal(b) is None]))
-            action = EvenMoney(box.number)
+            move = draw(st.sampled_from([m for m in r.legal_moves() if m.action == kind]))
+            action = EvenMoney(move.box)
         else:
             action = _simple(kind)
         actions.append(action)
@@ -142,6 +144,7 @@ def _simple(kind):
 SETTLING = {
     "bust",
     "blackjack_paid",
+    "split_blackjack_paid",
     "even_money",
     "three_sevens",
     "hand_settled",
@@ -183,12 +186,12 @@ def test_player_and_house_results_sum_to_zero(played):
 @SETTINGS
 def test_replaying_actions_or_events_rebuilds_the_state(played):
     rules, r, actions, events, snapshot = played
-    assert Round.replay(rules, None, actions) == r
-    assert Round.replay(rules, None, actions_from_events(events)) == r
-    assert Round.from_dict(json.loads(json.dumps(r.to_dict()))) == r
+    assert RoundState.replay(rules, None, actions) == r
+    assert RoundState.replay(rules, None, actions_from_events(events)) == r
+    assert RoundState.from_dict(json.loads(json.dumps(r.to_dict()))) == r
     if snapshot is not None:
         state, done = snapshot
-        restored = Round.from_dict(state)
+        restored = RoundState.from_dict(state)
         for a in actions[done:]:
             restored.apply(a)
         assert restored == r

@@ -1,4 +1,4 @@
-"""The Round API the live table builds on: phases, awaiting, legal actions, errors that change
+"""The RoundState API the live table builds on: phases, awaiting, legal actions, errors that change
 nothing, events, serialisation and replay."""
 
 import json
@@ -17,9 +17,9 @@ from game.engine import (
     InsuranceClosed,
     Insure,
     Limits,
-    Round,
+    RoundState,
     Rules,
-    Shoe,
+    ShoeState,
     Split,
     Stand,
     action_from_dict,
@@ -38,7 +38,7 @@ def deal(r, *codes):
 
 
 def started(rules="standard", bets=None, limits=None, shoe=None):
-    r = Round(rules, limits, shoe=shoe)
+    r = RoundState(rules, limits, shoe=shoe)
     for b, amount in (bets or {1: 100}).items():
         r.apply(Bet(b, Decimal(amount)))
     r.apply(CloseBets())
@@ -46,7 +46,7 @@ def started(rules="standard", bets=None, limits=None, shoe=None):
 
 
 def test_phases_awaiting_and_turns_through_a_round():
-    r = Round("standard", Limits(10, 500))
+    r = RoundState("standard", Limits(10, 500))
     assert (r.phase, r.awaiting(), r.legal_actions()) == ("betting", "bet", {"bet"})
     r.apply(Bet(3, Decimal(100)))
     assert r.legal_actions() == {"bet", "close-bets"}
@@ -82,16 +82,16 @@ def test_insurance_phase_legal_actions():
 
 
 ILLEGAL = [
-    ("stand_while_betting", lambda: Round("standard"), Stand(), "illegal_action"),
-    ("card_while_betting", lambda: Round("standard"), Deal("Th"), "illegal_action"),
+    ("stand_while_betting", lambda: RoundState("standard"), Stand(), "illegal_action"),
+    ("card_while_betting", lambda: RoundState("standard"), Deal("Th"), "illegal_action"),
     (
         "bet_over_maximum",
-        lambda: Round("standard", Limits(10, 500)),
+        lambda: RoundState("standard", Limits(10, 500)),
         Bet(1, Decimal(501)),
         "bet_over_maximum",
     ),
-    ("bet_as_float", lambda: Round("standard"), Bet(1, 10.5), "bad_amount"),
-    ("close_without_bets", lambda: Round("standard"), CloseBets(), "no_bets"),
+    ("bet_as_float", lambda: RoundState("standard"), Bet(1, 10.5), "bad_amount"),
+    ("close_without_bets", lambda: RoundState("standard"), CloseBets(), "no_bets"),
     ("bet_after_close", lambda: started(), Bet(1, Decimal(5)), "bets_closed"),
     ("shoe_cannot_hold", lambda: _one_deck_with("As"), Deal("As"), "shoe_cannot_hold"),
     (
@@ -120,7 +120,39 @@ ILLEGAL = [
         "hit_not_allowed",
     ),
     ("after_the_round", lambda: _after("As", "5d", "Kh"), Deal("5c"), "round_over"),
+    ("remove_a_bet_never_placed", lambda: RoundState("standard"), Bet(2, 0), "no_bet_on_box"),
+    (
+        "bet_in_a_fraction_of_a_cent",
+        lambda: RoundState("standard"),
+        Bet(1, Decimal("10.005")),
+        "bad_amount",
+    ),
+    (
+        "insurance_in_a_fraction_of_a_cent",
+        lambda: _after("Th", "Ad", "9c"),
+        Insure(1, Decimal("0.001")),
+        "bad_amount",
+    ),
+    (
+        "insure_a_blackjack_box_when_even_money_is_offered",
+        lambda: _after("As", "Ad", "Kh"),
+        Insure(1, Decimal(50)),
+        "insurance_not_allowed",
+    ),
+    (
+        "card_to_a_both_hands_split_before_the_decision",
+        lambda: _hole_after("8h", "6d", "8c", "Kd", "split", "3d"),
+        Stand(),
+        "illegal_action",
+    ),
 ]
+
+
+def _hole_after(*script):
+    r = started("hole-card")
+    for item in script:
+        r.apply(parse_action(item))
+    return r
 
 
 def _one_deck_with(code):
@@ -150,7 +182,7 @@ def test_illegal_action_raises_a_typed_error_and_changes_nothing(make, action, c
 
 
 def test_a_bet_can_be_replaced_and_removed():
-    r = Round("standard")
+    r = RoundState("standard")
     r.apply(Bet(1, Decimal(100)))
     r.apply(Bet(1, Decimal(50)))
     r.apply(Bet(2, Decimal(20)))
@@ -189,16 +221,16 @@ def test_snapshot_round_trips_and_replay_equals_it():
             "stand",
         ]
     ]
-    r = Round(rules, Limits(10, 500))
+    r = RoundState(rules, Limits(10, 500))
     log = []
     for i, a in enumerate(actions):
         log += r.apply(a)
         snap = json.loads(json.dumps(r.to_dict()))
-        assert Round.from_dict(snap) == r, f"after action {i}"
-    assert Round.replay(rules, Limits(10, 500), actions) == r
-    assert Round.replay(rules, Limits(10, 500), actions_from_events(log)) == r
+        assert RoundState.from_dict(snap) == r, f"after action {i}"
+    assert RoundState.replay(rules, Limits(10, 500), actions) == r
+    assert RoundState.replay(rules, Limits(10, 500), actions_from_events(log)) == r
     # A restored snapshot carries on exactly like the original.
-    copy = Round.from_dict(r.to_dict())
+    copy = RoundState.from_dict(r.to_dict())
     for x in (r, copy):
         x.apply(Deal("7h"))
     assert copy == r and r.finished
@@ -223,7 +255,7 @@ def test_actions_round_trip_through_dicts_and_words():
 
 
 def test_round_uses_the_shoe_it_is_given():
-    shoe = Shoe(1)
+    shoe = ShoeState(1)
     r = started({"preset": "standard", "decks": 1}, shoe=shoe)
     deal(r, "As", "5d", "Kh")
     assert shoe.dealt == 3 and not shoe.can_hold(Card.parse("As"))

@@ -471,15 +471,15 @@ CASES = [
         },
     ),
     (
-        "original_bets_only_counts_hands_still_in_play",
+        "original_bets_only_counts_what_busted_hands_already_lost",
         {"preset": STD, "dealer_blackjack_takes": "original"},
         {"1": 100},
         ["8h", "Td", "8c", "split", "6s", "Kd", "9s", "stand", "As"],
         {
             "boxes": [
                 {
-                    "hands": [{"result": "lose", "net": -100}, {"result": "lose", "net": -100}],
-                    "net": -200,
+                    "hands": [{"result": "lose", "net": -100}, {"result": "push", "net": 0}],
+                    "net": -100,
                 }
             ],
         },

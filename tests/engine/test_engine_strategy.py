@@ -1,10 +1,11 @@
-"""Basic strategy as data, and the simulator playing through the same Round code."""
+"""Basic strategy as data, and the simulator playing through the same RoundState code."""
 
 import pytest
 
-from game.engine import Card, Round, Rules, Shoe
+from game.engine import Card, RoundState, Rules, ShoeState, edge_estimate
 from game.engine.simulate import play_round, run
 from game.engine.strategy import (
+    CALCULATION_MARGIN,
     compute_strategy,
     render_data_module,
     strategy_for,
@@ -78,14 +79,14 @@ def test_custom_rules_get_a_computed_strategy():
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_simulated_rounds_settle_through_the_engine(name):
     rules = Rules.preset(name)
-    shoe = Shoe.shuffled(rules.decks, seed=5)
+    shoe = ShoeState.shuffled(rules.decks, seed=5)
     strategy = strategy_for(rules)
     for _ in range(300):
         if shoe.cut_card_out:
             shoe.reshuffle()
         r = play_round(rules, shoe, strategy, even_money=False)
-        assert isinstance(r, Round) and r.finished
-        assert Round.from_dict(r.to_dict()).net == r.net
+        assert isinstance(r, RoundState) and r.finished
+        assert RoundState.from_dict(r.to_dict()).net == r.net
 
 
 def test_simulation_is_reproducible_for_a_seed():
@@ -111,3 +112,42 @@ def test_theoretical_edges_move_the_way_the_rules_do():
     assert theoretical_edge(better) < base
     # A peek is worth more to the player than the one-card game's dealer Blackjack rule.
     assert theoretical_edge(Rules.from_json({"preset": "hole-card", "three_sevens": True})) < base
+
+
+def rules(**overrides):
+    return Rules.from_json({"preset": "standard", **overrides})
+
+
+def test_theoretical_edge_counts_the_new_split_rules_and_resplits():
+    hole = Rules.preset("hole-card")
+    as_002 = Rules.from_json({"preset": "hole-card", "split_blackjack": "twenty-one"})
+    assert theoretical_edge(hole) < theoretical_edge(as_002)  # an instant win helps the player
+    # The order of the split hands' second cards changes nothing on an infinite deck.
+    in_turn = Rules.from_json({"preset": "hole-card", "split_deal": "in-turn"})
+    assert theoretical_edge(in_turn) == pytest.approx(theoretical_edge(hole), abs=1e-12)
+    # Resplits are worth something: fewer hands, a higher edge.
+    assert theoretical_edge(rules(max_hands=2)) > theoretical_edge(rules(max_hands=3))
+    assert theoretical_edge(rules(max_hands=3)) > theoretical_edge(rules(max_hands=4))
+    assert theoretical_edge(rules(resplit_aces=False)) > theoretical_edge(rules())
+    # A moot resplit_aces changes nothing.
+    assert theoretical_edge(rules(max_hands=2)) == theoretical_edge(
+        rules(max_hands=2, resplit_aces=False)
+    )
+
+
+def test_edge_estimate_warns_when_the_player_has_or_may_have_the_advantage():
+    open_cards = edge_estimate(Rules.preset("open-cards"))
+    assert open_cards.house_edge < 0 and open_cards.player_advantage
+    assert open_cards.warning == "player_advantage"
+    for name in ("standard", "hole-card"):
+        estimate = edge_estimate(Rules.preset(name))
+        assert estimate.house_edge > CALCULATION_MARGIN and estimate.warning is None, name
+    # 004 with two hands at most: a few hundredths of a percent either way on six decks.
+    narrow = edge_estimate(Rules.from_json({"preset": "open-cards", "max_hands": 2}))
+    assert 0 < narrow.house_edge < CALCULATION_MARGIN
+    assert not narrow.player_advantage and narrow.warning == "player_advantage_possible"
+    # Doubling on 9-11 only gives the house its edge back.
+    assert (
+        edge_estimate(Rules.from_json({"preset": "open-cards", "double_on": "9-11"})).warning
+        is None
+    )

@@ -53,7 +53,7 @@ def test_config_screen_shows_the_edge_and_the_engine_refusal(client, closed_tabl
     client.force_login(pitboss_en)
     url = reverse("game:table_config", kwargs={"table_id": closed_table.pk})
     page = client.get(url).content.decode()
-    assert "0.62%" in page  # the standard preset's infinite-deck edge
+    assert "0.50%" in page  # the standard preset's infinite-deck edge (with resplits)
     form = {
         "number": 1,
         "name": "BJ-1",

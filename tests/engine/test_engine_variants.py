@@ -1,0 +1,262 @@
+"""Rules the documents disagree on, each played in both directions (the document's default and
+the override): a Blackjack on a split hand (002/004 v 003), when split hands get their second
+card (002/004 v 003), and what a dealer Blackjack takes in the one-card game (`all` v
+`original`, with the worked examples of docs/engine.md).
+
+Card order: box by box, the dealer, box by box again (hole-card: the dealer's hole card last);
+then the cards of the players' turn; then the dealer's."""
+
+import pytest
+
+from game.engine import EngineError, RoundState, Split, Stand, parse_action
+from game.engine.scenario import play
+
+STD = "standard"
+HOLE = "hole-card"
+HOLE_AS_002 = {"preset": HOLE, "split_blackjack": "twenty-one", "split_deal": "in-turn"}
+STD_AS_003 = {"preset": STD, "split_blackjack": "instant-win", "split_deal": "both-hands"}
+
+
+def run(rules, script, bets=None):
+    """Play a one-box scenario; return (result, events)."""
+    events: list[dict] = []
+    r = play({"rules": rules, "bets": bets or {"1": 100}, "script": script}, events)
+    return r, events
+
+
+def hands(r, box=1):
+    return r.box(box).hands
+
+
+# --- split_blackjack --------------------------------------------------------------------------
+
+# Tens split; the first hand gets an ace (21), the second stands on 19; the dealer (6, hole K
+# where there is one) draws to 21 with a 5.
+TENS_HOLE = ["Kh", "6d", "Kc", "Kd", "split", "As", "9s", "stand", "5c"]
+TENS_ONE_CARD = ["Kh", "6d", "Kc", "split", "As", "9s", "stand", "5c", "Tc"]
+
+
+def test_split_blackjack_instant_win_is_paid_at_once_and_ignores_the_dealer_21():
+    r, events = run(HOLE, TENS_HOLE)  # 003's default
+    first, second = hands(r)
+    assert (first.result, first.net) == ("win", 100)  # paid 1:1, though the dealer made 21
+    assert not first.blackjack
+    assert (second.result, second.net) == ("lose", -100)
+    assert r.dealer_total == (21, False) and r.net == 0
+    # Paid the moment its card came, before the second hand's card.
+    kinds = [(e["kind"], e.get("hand")) for e in events]
+    paid = kinds.index(("split_blackjack_paid", 1))
+    assert kinds[paid - 1] == ("card", 1) and kinds[paid + 1] == ("card", 2)
+    assert next(e for e in events if e["kind"] == "split_blackjack_paid")["net"] == "100"
+
+
+def test_split_blackjack_twenty_one_pushes_against_a_dealer_21():
+    r, events = run(HOLE_AS_002, ["Kh", "6d", "Kc", "Kd", "split", "As", "9s", "stand", "5c"])
+    first, second = hands(r)
+    assert (first.total, first.result, first.net) == (21, "push", 0)
+    assert (second.result, second.net) == ("lose", -100)
+    assert r.net == -100
+    assert not any(e["kind"] == "split_blackjack_paid" for e in events)
+
+
+def test_split_blackjack_by_default_in_the_standard_game_is_an_ordinary_21():
+    r, _ = run(STD, TENS_ONE_CARD)
+    first, _second = hands(r)
+    assert (first.total, first.result, first.net) == (21, "push", 0)
+    assert r.net == -100
+
+
+def test_split_blackjack_instant_win_waits_for_nothing_not_even_a_dealer_blackjack():
+    # One-card game with 003's rule: the dealer's ten then ace is Blackjack; the split hand
+    # already won stays won, the other hand loses everything (dealer_blackjack_takes: all).
+    script = ["Kh", "Td", "Kc", "split", "As", "9s", "stand", "Ah"]
+    r, _ = run(STD_AS_003, script)
+    first, second = hands(r)
+    assert r.dealer_blackjack
+    assert (first.result, first.net) == ("win", 100)
+    assert (second.result, second.net) == ("lose", -100)
+    # The same cards under 002's rule: the 21 is just 21 and the dealer's Blackjack takes it.
+    r, _ = run(STD, ["Kh", "Td", "Kc", "split", "As", "9s", "stand", "Ah"])
+    assert [h.net for h in hands(r)] == [-100, -100]
+
+
+def test_split_aces_with_a_ten_are_an_instant_win_on_a_hole_card_table():
+    r, _ = run(HOLE, ["Ah", "6d", "Ac", "Kd", "split", "Ks", "5c", "5h"])
+    first, second = hands(r)
+    assert (first.cards[1].code, first.result, first.net) == ("Ks", "win", 100)
+    assert (second.total, second.result) == (16, "lose")
+    assert r.finished and r.net == 0
+
+
+def test_a_blackjack_on_the_original_hand_is_still_a_blackjack_under_instant_win():
+    r, events = run(HOLE, ["As", "6d", "Kh", "9c"])
+    assert hands(r)[0].blackjack and hands(r)[0].net == 150
+    assert not any(e["kind"] == "split_blackjack_paid" for e in events)
+
+
+# --- split_deal -------------------------------------------------------------------------------
+
+
+def test_both_hands_deal_gives_each_split_hand_its_second_card_before_any_decision():
+    r, _ = run(HOLE, ["8h", "6d", "8c", "Kd", "split"])
+    assert r.awaiting() == "card:box 1 hand 1" and r.turn == (1, 0)
+    r.apply(parse_action("3d"))
+    assert r.awaiting() == "card:box 1 hand 2" and r.turn == (1, 1)
+    assert r.legal_actions() == {"card"}
+    r.apply(parse_action("Tc"))
+    assert r.awaiting() == "decision:box 1 hand 1" and r.turn == (1, 0)
+    assert [[c.code for c in h.cards] for h in hands(r)] == [["8h", "3d"], ["8c", "Tc"]]
+
+
+def test_in_turn_deal_gives_the_second_hand_its_card_when_its_turn_comes():
+    r, _ = run(HOLE_AS_002, ["8h", "6d", "8c", "Kd", "split", "3d"])
+    assert r.awaiting() == "decision:box 1 hand 1"
+    assert [[c.code for c in h.cards] for h in hands(r)] == [["8h", "3d"], ["8c"]]
+    r.apply(Stand())
+    assert r.awaiting() == "card:box 1 hand 2"
+
+
+def test_both_hands_deal_as_an_override_on_the_standard_game():
+    r, _ = run({"preset": STD, "split_deal": "both-hands"}, ["8h", "6d", "8c", "split", "3d"])
+    assert r.awaiting() == "card:box 1 hand 2"
+
+
+def test_both_hands_deal_a_first_hand_that_pairs_again_is_resplit_at_once():
+    script = ["8h", "6d", "8c", "Kd", "split", "8s", "3c"]
+    r, _ = run(HOLE, script)
+    assert r.awaiting() == "decision:box 1 hand 1" and "split" in r.legal_actions()
+    events = r.apply(Split())
+    assert events[0] == {"kind": "split", "box": 1, "hand": 1, "hands": 3, "bet": "100"}
+    # The resplit's two hands get their cards first; the third hand already has two.
+    assert r.awaiting() == "card:box 1 hand 1"
+    for code in ("2d", "Td"):
+        r.apply(parse_action(code))
+    assert [[c.code for c in h.cards] for h in hands(r)] == [
+        ["8h", "2d"],
+        ["8s", "Td"],
+        ["8c", "3c"],
+    ]
+    for word in ("double", "9c", "stand", "double", "7d", "Qs"):  # the dealer busts 16 + Q
+        r.apply(parse_action(word))
+    assert r.finished and [h.net for h in hands(r)] == [200, 100, 200]
+
+
+def test_both_hands_deal_a_second_hand_that_pairs_is_split_when_its_turn_comes():
+    r, _ = run(HOLE, ["8h", "6d", "8c", "Kd", "split", "Tc", "8s"])
+    assert r.awaiting() == "decision:box 1 hand 1"
+    assert "split" not in r.legal_actions()  # hand 1 is 8-T: the pair is hand 2's
+    r.apply(Stand())
+    assert r.awaiting() == "decision:box 1 hand 2" and "split" in r.legal_actions()
+    r.apply(Split())
+    assert r.awaiting() == "card:box 1 hand 2"
+    r.apply(parse_action("2d"))
+    assert r.awaiting() == "card:box 1 hand 3"
+
+
+def test_both_hands_deal_a_later_pair_cannot_split_once_max_hands_is_reached():
+    # max_hands 3: hand 1 (8-8) resplits first and takes the third place; hand 2's pair,
+    # dealt at the same time, is then played as 16.
+    r, _ = run({"preset": HOLE, "max_hands": 3}, ["8h", "6d", "8c", "Kd", "split", "8s", "8d"])
+    r.apply(Split())
+    for code in ("2d", "3d", "stand", "stand"):
+        r.apply(parse_action(code))
+    assert r.awaiting() == "decision:box 1 hand 3"
+    assert [c.code for c in hands(r)[2].cards] == ["8c", "8d"]
+    assert r.legal_actions() == {"stand", "card", "double"}
+    before = r.to_dict()
+    with pytest.raises(EngineError) as info:
+        r.apply(Split())
+    assert info.value.code == "split_not_allowed" and "at most 3 hands" in info.value.message
+    assert r.to_dict() == before
+
+
+def test_both_hands_deal_split_aces_one_card_each_and_a_second_ace_resplits_at_its_turn():
+    r, _ = run(HOLE, ["Ah", "6d", "Ac", "Kd", "split", "5d"])
+    assert r.awaiting() == "card:box 1 hand 2"  # hand 1 is done (one card on a split ace)
+    r.apply(parse_action("Ad"))
+    assert r.awaiting() == "decision:box 1 hand 2"
+    assert r.legal_actions() == {"stand", "split"}
+    r.apply(Split())
+    for code in ("9c", "7c"):
+        r.apply(parse_action(code))
+    assert [[c.code for c in h.cards] for h in hands(r)] == [
+        ["Ah", "5d"],
+        ["Ac", "9c"],
+        ["Ad", "7c"],
+    ]
+    assert r.awaiting() == "card:dealer"  # every split ace is done: the dealer draws
+
+
+def test_both_hands_deal_a_split_ace_pair_that_can_no_longer_split_stands_by_itself():
+    script = ["Ah", "6d", "Ac", "Kd", "split", "As", "Ad", "split", "9c", "7c"]
+    r, _ = run({"preset": HOLE, "max_hands": 3}, script)
+    # Hand 3 (Ac Ad) was dealt its ace before hand 1 resplit into the last place.
+    assert [c.code for c in hands(r)[2].cards] == ["Ac", "Ad"]
+    assert r.awaiting() == "card:dealer" and hands(r)[2].done
+
+
+def test_both_hands_deal_survives_a_snapshot_between_the_two_cards():
+    r, _ = run(HOLE, ["8h", "6d", "8c", "Kd", "split", "3d"])
+    copy = RoundState.from_dict(r.to_dict())
+    assert copy == r and copy.awaiting() == "card:box 1 hand 2"
+    for x in (r, copy):
+        x.apply(parse_action("Tc"))
+    assert copy == r and copy.awaiting() == "decision:box 1 hand 1"
+
+
+# --- what a dealer Blackjack takes (one-card game) ------------------------------------------
+
+ORIGINAL = {"preset": STD, "dealer_blackjack_takes": "original"}
+# docs/engine.md, worked example 1: bet 100, 8-8 against a ten, split; hand 1 takes 6 and K
+# (24, busted: 100 lost at once), hand 2 takes 9 and stands on 17; the dealer draws an ace.
+BUST_AND_STAND = ["8h", "Td", "8c", "split", "6s", "Kd", "9s", "stand", "As"]
+# Example 2: hand 1 doubles 11 and stands on 21 (200 on it), hand 2 stands on 18.
+DOUBLE_AND_STAND = ["8h", "Td", "8c", "split", "3s", "double", "Kd", "Ts", "stand", "As"]
+# Example 3: hand 1 doubles 14 and busts (200 lost at once), hand 2 stands on 17.
+BUSTED_DOUBLE = ["8h", "Td", "8c", "split", "6s", "double", "Kd", "9s", "stand", "As"]
+
+
+@pytest.mark.parametrize(
+    ("script", "takes", "nets", "results", "box_net"),
+    [
+        (BUST_AND_STAND, "all", [-100, -100], ["lose", "lose"], -200),
+        (BUST_AND_STAND, "original", [-100, 0], ["lose", "push"], -100),
+        (DOUBLE_AND_STAND, "all", [-200, -100], ["lose", "lose"], -300),
+        (DOUBLE_AND_STAND, "original", [-100, 0], ["lose", "push"], -100),
+        (BUSTED_DOUBLE, "all", [-200, -100], ["lose", "lose"], -300),
+        (BUSTED_DOUBLE, "original", [-200, 0], ["lose", "push"], -200),
+    ],
+)
+def test_what_a_dealer_blackjack_takes_worked_examples(script, takes, nets, results, box_net):
+    r, _ = run({"preset": STD, "dealer_blackjack_takes": takes}, script)
+    assert r.dealer_blackjack
+    assert [h.net for h in hands(r)] == nets
+    assert [h.result for h in hands(r)] == results
+    assert r.box(1).net == box_net == r.net
+
+
+def test_original_bets_only_never_touches_insurance_or_other_boxes():
+    # Box 1 insures and stands; box 2 splits and busts a hand; dealer ace then ten.
+    script = [
+        "9h", "8h", "Ad", "Ts", "8c", "insure 1 50", "insurance-closed", "stand",
+        "split", "6s", "Kd", "9s", "stand", "Tc",
+    ]  # fmt: skip
+    r, _ = run(ORIGINAL, script, bets={"1": 100, "2": 100})
+    assert r.dealer_blackjack
+    assert r.box(1).insurance_net == 100 and r.box(1).net == 0  # 19 loses 100, insurance +100
+    assert [h.net for h in r.box(2).hands] == [-100, 0]
+
+
+def test_a_snapshot_stored_before_the_split_keys_plays_on_as_it_was_played():
+    # A hole-card round stored mid-split by the engine before split_blackjack / split_deal
+    # existed: no such rule keys and no "deal_to". It goes on in turn, with a 21, as then.
+    r, _ = run(HOLE_AS_002, ["Kh", "6d", "Kc", "Kd", "split"])
+    old = r.to_dict()
+    del old["rules"]["split_blackjack"], old["rules"]["split_deal"], old["deal_to"]
+    restored = RoundState.from_dict(old)
+    assert restored.rules.dealer_cards == "hole"
+    assert (restored.rules.split_blackjack, restored.rules.split_deal) == ("twenty-one", "in-turn")
+    for word in ("As", "9s", "stand", "5c"):
+        restored.apply(parse_action(word))
+    first, second = hands(restored)
+    assert (first.total, first.result, second.result) == (21, "push", "lose")
