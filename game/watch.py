@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from cashdesk.selectors import house_edge
 from game import detection, detection_records
 from game.models import Command, Round
 from staff.models import TableAssignment
@@ -106,8 +107,6 @@ def _shift_key(now: dt.datetime) -> tuple[str, dt.datetime]:
 
 def _edge_and_spread(table: Table) -> tuple[float, float, float]:
     """The table's house edge, one box's standard deviation and the boxes' correlation."""
-    from cashdesk.selectors import house_edge
-
     preset = (table.rules or {}).get("preset", "standard")
     return (
         float(house_edge(table)),
