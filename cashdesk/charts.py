@@ -1,73 +1,64 @@
-"""Server-rendered SVG bar charts (no JavaScript, print as they are)."""
+"""The report's charts as data for Apache ECharts (vendored, drawn as SVG in the browser by
+static/js/charts.js; docs/cashdesk.md says how to update it).
 
-from decimal import Decimal
+The server decides what is drawn and says it in the person's language: titles, axis names,
+series names, and each value's label in the one number format (the exact Decimal,
+formatted by ``tables.formats``). The browser only places the bars.
+"""
 
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
 
-COLOURS = ["#2e7d32", "#1565c0", "#ef6c00"]
+from tables.formats import money, number_text
 
-
-def bars_chart(labels: list[str], series: list[tuple[str, list]], *, title: str) -> str:
-    """Grouped bars: one group per label, one bar per series; negative values go down."""
-    width, height, pad = max(320, 28 * len(labels) * max(1, len(series))), 220, 30
-    values = [Decimal(v) for _name, vs in series for v in vs] or [Decimal(0)]
-    top = max(max(values), Decimal(0))
-    bottom = min(min(values), Decimal(0))
-    span = (top - bottom) or Decimal(1)
-    plot = height - 2 * pad
-    zero_y = pad + float(top / span) * plot
-    group = (width - 2 * pad) / max(1, len(labels))
-    bar = group / (len(series) + 1)
-    parts = []
-    for i, label in enumerate(labels):
-        x0 = pad + i * group
-        for j, (_name, vs) in enumerate(series):
-            v = Decimal(vs[i])
-            h = float(abs(v) / span) * plot
-            y = zero_y - h if v >= 0 else zero_y
-            parts.append(
-                format_html(
-                    '<rect x="{}" y="{}" width="{}" height="{}" fill="{}">'
-                    "<title>{}: {}</title></rect>",
-                    _n(x0 + j * bar),
-                    _n(y),
-                    _n(bar),
-                    _n(h),
-                    COLOURS[j % len(COLOURS)],
-                    label,
-                    v,
-                )
-            )
-        parts.append(
-            format_html(
-                '<text x="{}" y="{}" font-size="9" text-anchor="middle">{}</text>',
-                _n(x0 + group / 2),
-                height - 8,
-                label,
-            )
-        )
-    legend = format_html_join(
-        "",
-        '<text x="{}" y="14" font-size="11" fill="{}">{}</text>',
-        ((pad + 160 * j, COLOURS[j % len(COLOURS)], name) for j, (name, _vs) in enumerate(series)),
-    )
-    return format_html(
-        '<svg class="chart" role="img" aria-label="{}" viewBox="0 0 {} {}" width="100%" '
-        'xmlns="http://www.w3.org/2000/svg">{}<line x1="{}" x2="{}" y1="{}" y2="{}" '
-        'stroke="#555"/>{}</svg>',
-        title,
-        width,
-        height,
-        legend,
-        pad,
-        width - pad,
-        _n(zero_y),
-        _n(zero_y),
-        mark_safe("".join(parts)),  # noqa: S308 — each part built by format_html
-    )
+ECHARTS = "vendor/echarts-6.1.0/echarts.common.min.js"
 
 
-def _n(value: float) -> str:
-    """A coordinate (layout only: the money in the titles stays Decimal)."""
-    return f"{value:.1f}"
+def echarts_url() -> str:
+    return static(ECHARTS)
+
+
+def _series(name: str, values: list, *, percent: bool = False) -> dict:
+    return {
+        "name": name,
+        "values": [None if v is None else str(v) for v in values],
+        "labels": [
+            "—" if v is None else (number_text(v, 2) + " %" if percent else money(v))
+            for v in values
+        ],
+    }
+
+
+def hour_chart(hours: list[dict]) -> dict:
+    """Win (the settled rounds' result) and registered drop for each clock hour of a
+    gaming day, in the order of the day (06, 07, … 05)."""
+    return {
+        "id": "chart-hours",
+        "title": _("Win and drop by hour"),
+        "description": _(
+            "Bars per clock hour of the gaming day: the settled rounds' win and the cash "
+            "registered into the cash box."
+        ),
+        "categories": [f"{h['hour']:02d}" for h in hours],
+        "category_axis": _("Hour"),
+        "value_axis": _("Amount"),
+        "horizontal": False,
+        "series": [
+            _series(_("Win (settled rounds)"), [h["win"] for h in hours]),
+            _series(_("Drop (registered)"), [h["drop"] for h in hours]),
+        ],
+    }
+
+
+def hold_chart(lines: list) -> dict:
+    """Hold % per table (one horizontal bar per table; a table without a win has none)."""
+    return {
+        "id": "chart-hold",
+        "title": _("Hold per table"),
+        "description": _("Hold, % (win / drop) of each table for the period."),
+        "categories": [line.label for line in lines],
+        "category_axis": _("Table"),
+        "value_axis": _("Hold, %"),
+        "horizontal": True,
+        "series": [_series(_("Hold, %"), [line.hold for line in lines], percent=True)],
+    }

@@ -1,51 +1,14 @@
-"""Gaming days and shifts: both are settings (casino/settings.py), read here only.
+"""Money and counts typed at the cash desk; gaming days and shifts are ``floor.gaming``
+(re-exported here for the cash desk's modules)."""
 
-A gaming day starts at ``GAMING_DAY_START_HOUR`` local time and lasts 24 hours; it is named
-after the calendar date it starts on. Shifts start at ``SHIFT_START_HOURS``; shift 1 is the
-one the gaming day starts in.
-"""
-
-import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from floor.gaming import day_window, gaming_day_of, shift_hours, shift_of  # noqa: F401
+
 CENT = Decimal("0.01")
-
-
-def gaming_day_of(moment: dt.datetime) -> dt.date:
-    """The gaming day a moment belongs to."""
-    local = timezone.localtime(moment)
-    return (local - dt.timedelta(hours=settings.GAMING_DAY_START_HOUR)).date()
-
-
-def day_window(day: dt.date) -> tuple[dt.datetime, dt.datetime]:
-    """The gaming day's start (inclusive) and end (exclusive), aware."""
-    start = timezone.make_aware(
-        dt.datetime.combine(day, dt.time(hour=settings.GAMING_DAY_START_HOUR))
-    )
-    return start, start + dt.timedelta(days=1)
-
-
-def shift_hours() -> list[int]:
-    """Shift start hours in the order of the gaming day (the day's first hour first)."""
-    start = settings.GAMING_DAY_START_HOUR
-    return sorted(settings.SHIFT_START_HOURS, key=lambda h: (h - start) % 24)
-
-
-def shift_of(moment: dt.datetime) -> int:
-    """The shift number (1, 2, ...) a moment falls in."""
-    local = timezone.localtime(moment)
-    start = settings.GAMING_DAY_START_HOUR
-    offset = (local.hour - start) % 24
-    number = 1
-    for i, hour in enumerate(shift_hours()):
-        if (hour - start) % 24 <= offset:
-            number = i + 1
-    return number
 
 
 # Amounts are stored with 14 digits, 2 after the point; no count of chips or notes comes near
@@ -73,6 +36,28 @@ def money(value, *, field: str = "") -> Decimal:
     return amount.quantize(CENT)
 
 
+def whole_number(value, *, what: str) -> int:
+    """A count of notes or chips typed by a person: ASCII digits only (no sign, no point,
+    no exponent), at most ``MAX_COUNT``; empty is zero. The one place digits become a count
+    (the cash desk's forms and ``counts`` below use it)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+    else:
+        text = str(value if value is not None else "").strip()
+    if text in ("", "0"):
+        return 0
+    if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
+        raise ValidationError(_("A count cannot be negative."), code="negative")
+    if not (text.isascii() and text.isdigit()):
+        raise ValidationError(
+            _("“%(value)s” is not a whole number of %(what)s.") % {"value": value, "what": what},
+            code="not_a_count",
+        )
+    if len(text) > len(str(MAX_COUNT)) or int(text) > MAX_COUNT:
+        raise ValidationError(_("That count is too large."), code="too_large")
+    return int(text)
+
+
 def counts(raw: dict, allowed: list[str], *, what: str) -> tuple[dict[str, int], Decimal]:
     """Counts by denomination (only ``allowed`` denominations, whole non-negative numbers)
     and their total value. Zero counts are dropped; an empty result is refused."""
@@ -84,21 +69,15 @@ def counts(raw: dict, allowed: list[str], *, what: str) -> tuple[dict[str, int],
             continue
         try:
             denomination = Decimal(str(key))
-            number = int(str(value).strip())
         except (InvalidOperation, ValueError):
-            raise ValidationError(
-                _("“%(value)s” is not a whole number of %(what)s.") % {"value": value, "what": what}
-            )
+            denomination = Decimal("NaN")
+        number = whole_number(value, what=what)
         name = _name(denomination) if denomination.is_finite() else str(key)
         if name not in allowed_set:
             raise ValidationError(
                 _("%(denomination)s is not a denomination of the %(what)s here.")
                 % {"denomination": key, "what": what}
             )
-        if number < 0:
-            raise ValidationError(_("A count cannot be negative."), code="negative")
-        if number > MAX_COUNT:
-            raise ValidationError(_("That count is too large."), code="too_large")
         if number:
             out[name] = out.get(name, 0) + number
             total += denomination * number

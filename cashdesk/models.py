@@ -10,11 +10,16 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from cashdesk.audit import AuditChain, AuditEntry, Chained
+from cashdesk.gaming import gaming_day_of
+
+__all__ = ["AuditChain", "AuditEntry"]  # the chain's own tables live in cashdesk.audit
+
 USER = settings.AUTH_USER_MODEL
 MONEY = {"max_digits": 14, "decimal_places": 2}
 
 
-class CashIn(models.Model):
+class CashIn(Chained):
     """Cash a player handed over at the table for chips: entered by the dealing croupier,
     recounted blind by the observing croupier."""
 
@@ -63,13 +68,40 @@ class CashIn(models.Model):
         verbose_name = _("cash-in")
         verbose_name_plural = _("cash-ins")
         ordering = ["-entered_at", "-pk"]
-        indexes = [models.Index(fields=["gaming_day", "table"])]
+        indexes = [
+            models.Index(fields=["audit_chain", "audit_seq"], name="cashin_audit_link"),
+            models.Index(fields=["gaming_day", "table"]),
+        ]
+
+    audit_fields = (
+        "table",
+        "gaming_day",
+        "shift",
+        "notes",
+        "amount",
+        "chips",
+        "chips_total",
+        "player_card",
+        "destination",
+        "entered_by",
+        "entered_at",
+    )
+    audit_state_fields = (
+        "status",
+        "recount_notes",
+        "recount_amount",
+        "recounted_by",
+        "recounted_at",
+    )
+
+    def audit_chain_of(self):
+        return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day
 
     def __str__(self) -> str:
         return f"{self.table} {self.amount} {self.entered_at:%H:%M}"
 
 
-class Tip(models.Model):
+class Tip(Chained):
     """Chips a player gave the dealing croupier, dropped into the tip box. Never table win."""
 
     table = models.ForeignKey(
@@ -88,13 +120,21 @@ class Tip(models.Model):
         verbose_name = _("tip")
         verbose_name_plural = _("tips")
         ordering = ["-recorded_at", "-pk"]
-        indexes = [models.Index(fields=["gaming_day", "table"])]
+        indexes = [
+            models.Index(fields=["audit_chain", "audit_seq"], name="tip_audit_link"),
+            models.Index(fields=["gaming_day", "table"]),
+        ]
+
+    audit_fields = ("table", "gaming_day", "shift", "box", "amount", "recorded_by", "recorded_at")
+
+    def audit_chain_of(self):
+        return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day
 
     def __str__(self) -> str:
         return f"{self.table} {self.amount}"
 
 
-class Slip(models.Model):
+class Slip(Chained):
     """A numbered fill (chips from the cage to the table) or credit (table to the cage).
 
     Three signatures by three different people: requested (inspector), issued (duty
@@ -145,7 +185,35 @@ class Slip(models.Model):
                 fields=["gaming_day", "kind", "number"], name="slip_number_per_gaming_day"
             )
         ]
-        indexes = [models.Index(fields=["gaming_day", "table"])]
+        indexes = [
+            models.Index(fields=["audit_chain", "audit_seq"], name="slip_audit_link"),
+            models.Index(fields=["gaming_day", "table"]),
+        ]
+
+    audit_fields = (
+        "kind",
+        "gaming_day",
+        "number",
+        "table",
+        "counts",
+        "total",
+        "requested_by",
+        "requested_at",
+    )
+    audit_state_fields = (
+        "issued_by",
+        "issued_at",
+        "received_by",
+        "received_at",
+        "void_reason",
+        "voided_by",
+        "voided_at",
+        "void_confirmed_by",
+        "void_confirmed_at",
+    )
+
+    def audit_chain_of(self):
+        return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day
 
     def __str__(self) -> str:
         return self.label
@@ -193,7 +261,7 @@ class SlipCounter(models.Model):
         return f"{self.gaming_day} {self.kind} {self.last}"
 
 
-class DropCount(models.Model):
+class DropCount(Chained):
     """The counted content of a table's cash box for a gaming day, entered by the duty
     administrator from the count. A correction is a new record pointing at the one it
     replaces."""
@@ -221,16 +289,24 @@ class DropCount(models.Model):
         verbose_name = _("counted drop")
         verbose_name_plural = _("counted drops")
         ordering = ["-entered_at", "-pk"]
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="dropcount_audit_link")]
+
+    audit_fields = ("table", "gaming_day", "amount", "note", "counted_by", "entered_at", "replaces")
+
+    def audit_chain_of(self):
+        return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day
 
     def __str__(self) -> str:
         return f"{self.table} {self.gaming_day} {self.amount}"
 
 
 class RoundResult(models.Model):
-    """A closed round's recorded result, copied once from game.Round for the reports.
+    """A closed round's recorded result, written once by the live table's write path in the
+    transaction that closes the round (``cashdesk.services.round_result_record``).
 
     Nothing is recomputed: ``players_net`` and ``total_bet`` are the round's own figures,
-    ``hands`` the number of boxes the engine settled.
+    ``hands`` the number of boxes the engine settled, ``theoretical_win`` the total bet times
+    the house edge of the rule set the round was played under.
     """
 
     round = models.OneToOneField("game.Round", on_delete=models.PROTECT, related_name="+")
@@ -241,6 +317,7 @@ class RoundResult(models.Model):
     hands = models.PositiveSmallIntegerField()
     total_bet = models.DecimalField(**MONEY)
     players_net = models.DecimalField(**MONEY)
+    theoretical_win = models.DecimalField(**MONEY, default=0)
 
     class Meta:
         indexes = [models.Index(fields=["gaming_day", "table"])]
@@ -249,7 +326,7 @@ class RoundResult(models.Model):
         return f"{self.round_id}: {self.players_net}"
 
 
-class Resolution(models.Model):
+class Resolution(Chained):
     """The duty administrator's note that closes one exception (a mismatch, a voided or
     unfinished slip, a drop difference)."""
 
@@ -268,12 +345,19 @@ class Resolution(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["kind", "object_id"], name="one_resolution_each")
         ]
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="resolution_audit_link")]
+
+    audit_fields = ("kind", "object_id", "note", "resolved_by", "resolved_at")
+
+    def audit_chain_of(self):
+        day = gaming_day_of(self.resolved_at)
+        return f"desk:{day}", day
 
     def __str__(self) -> str:
         return f"{self.kind} {self.object_id}"
 
 
-class GamingDayClose(models.Model):
+class GamingDayClose(Chained):
     """A gaming day closed by the duty administrator (only with no open exception)."""
 
     gaming_day = models.DateField(_("gaming day"), unique=True)
@@ -283,6 +367,12 @@ class GamingDayClose(models.Model):
     class Meta:
         verbose_name = _("closed gaming day")
         verbose_name_plural = _("closed gaming days")
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="dayclose_audit_link")]
+
+    audit_fields = ("gaming_day", "closed_by", "closed_at")
+
+    def audit_chain_of(self):
+        return f"desk:{self.gaming_day}", self.gaming_day
 
     def __str__(self) -> str:
         return str(self.gaming_day)

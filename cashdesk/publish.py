@@ -1,14 +1,81 @@
-"""Live push to the duty administrators' screens: after a cash-desk write commits, every
-duty screen is told to re-render its totals (a complete fragment, never a delta)."""
+"""Publishing the duty administrators' live screen: after a commit that changed what it shows
+(money, alerts, slips, exceptions, replacement requests), render it once per language a
+connected duty screen reads and send it to them. The fragment is complete (never a delta)
+and carries the duty sequence, taken after the commit, so the newest render wins."""
+
+from __future__ import annotations
+
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
 
-DUTY_GROUP = "duty"
+from cashdesk import selectors
+from cashdesk.models import GamingDayClose, Resolution
+from floor import metrics, presence
+from floor.changes import Changes, duty_sequence_next
+from floor.gaming import gaming_day_of
+from floor.groups import duty_group
+from floor.models import Counter
+from staff.selectors import replacement_panel
+from tables.selectors import open_alerts
+
+log = logging.getLogger(__name__)
+
+DUTY_TOPIC = "duty"
+EXCEPTIONS_SHOWN = 200  # the duty home lists this many open exceptions, oldest day first
 
 
-def publish_duty() -> None:
-    layer = get_channel_layer()
-    if layer is None:
+def duty_context(*, seq: int) -> dict:
+    """Everything the duty home's live part shows (``cashdesk/duty_home.html#live``)."""
+    day = gaming_day_of(timezone.now())
+    exceptions = selectors.open_exceptions()
+    return {
+        "gaming_day": day,
+        "seq": seq,
+        "totals": selectors.live_totals(gaming_day=day),
+        "alerts": open_alerts(),
+        "exceptions": exceptions[:EXCEPTIONS_SHOWN],
+        "exceptions_more": max(0, len(exceptions) - EXCEPTIONS_SHOWN),
+        "to_issue": selectors.slips_to_issue()[:EXCEPTIONS_SHOWN],
+        "closed_days": GamingDayClose.objects.order_by("-gaming_day")[:5],
+        "resolution_kinds": Resolution.Kind.choices,
+        "open_replacements": replacement_panel(),
+    }
+
+
+def duty_sequence() -> int:
+    """The duty screens' sequence now (a full state sent on connect carries it)."""
+    return Counter.objects.filter(name=DUTY_TOPIC).values_list("value", flat=True).first() or 0
+
+
+def render_duty(context: dict, language: str) -> str:
+    metrics.RENDERS.labels("duty").inc()
+    with translation.override(language):
+        return render_to_string("cashdesk/duty_home.html#live", context)
+
+
+def publish_changes(changes: Changes) -> None:
+    """The ``floor.changes`` subscriber of the duty screens."""
+    if not changes.duty:
         return
-    async_to_sync(layer.group_send)(DUTY_GROUP, {"type": "duty.refresh"})
+    languages = sorted(
+        lang for fragment, lang in presence.watched(DUTY_TOPIC) if fragment == "duty"
+    )
+    if not languages:
+        return
+    context = duty_context(seq=duty_sequence_next())
+    layer = get_channel_layer()
+    for language in languages:
+        message = {
+            "type": "screen.fragment",
+            "seq": context["seq"],
+            "html": render_duty(context, language),
+        }
+        try:
+            async_to_sync(layer.group_send)(duty_group(language), message)
+        except Exception:
+            metrics.SEND_FAILURES.inc()
+            log.exception("sending the duty screen (%s) failed", language)

@@ -6,7 +6,6 @@ import datetime as dt
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import lru_cache
 
 from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.functions import TruncHour
@@ -22,24 +21,6 @@ ZERO = Decimal(0)
 def _q(value) -> Decimal:
     """A database sum as money with two decimals (SQLite drops trailing zeros)."""
     return (value or ZERO).quantize(CENT)
-
-
-@lru_cache(maxsize=64)
-def _edge_for(rules_json: str) -> Decimal:
-    import json
-
-    from game.engine.rules import Rules
-    from game.engine.strategy import theoretical_edge
-
-    rules = Rules.from_json(json.loads(rules_json) or "standard")
-    return Decimal(repr(round(theoretical_edge(rules), 6)))
-
-
-def house_edge(table: Table) -> Decimal:
-    """The rule set's house edge from the engine (basic strategy, infinite deck)."""
-    import json
-
-    return _edge_for(json.dumps(table.rules or {}, sort_keys=True))
 
 
 def live_totals(*, gaming_day: dt.date) -> list[dict]:
@@ -107,14 +88,9 @@ def expected_tray(*, table: Table, at: dt.datetime, since: ChipCount) -> Decimal
         ).aggregate(s=Sum("chips_total"))["s"]
         or ZERO
     )
-    from game.models import Round
-
     players = (
-        Round.objects.filter(
-            **window,
-            status=Round.Status.CLOSED,
-            closed_at__gt=since.counted_at,
-            closed_at__lte=at,
+        RoundResult.objects.filter(
+            **window, closed_at__gt=since.counted_at, closed_at__lte=at
         ).aggregate(s=Sum("players_net"))["s"]
         or ZERO
     )
@@ -280,12 +256,14 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
             hands=Sum("hands"),
             bet=Sum("total_bet"),
             net=Sum("players_net"),
+            theoretical=Sum("theoretical_win"),
             hours=Count(TruncHour("closed_at"), distinct=True),
         )
     ):
         f = out[a["table_id"], a["gaming_day"]]
         f.rounds, f.hands, f.hours = a["rounds"], a["hands"] or 0, a["hours"]
         f.total_bet, f.players_net = _q(a["bet"]), _q(a["net"])
+        f.theoretical = _q(a["theoretical"])
     for c in (
         ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
         .exclude(kind=ChipCount.Kind.SPOT)
@@ -298,10 +276,7 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         elif c["kind"] == ChipCount.Kind.CLOSER:
             f.closer = c["total"]
 
-    tables = {t.pk: t for t in Table.objects.select_related("pit")}
-    for (table_id, _day), f in out.items():
-        table = tables[table_id]
-        f.theoretical = (f.total_bet * house_edge(table)).quantize(CENT)
+    for f in out.values():
         if f.opener is not None and f.closer is not None and f.drop is not None:
             f.win = f.closer - f.opener + f.drop + f.credits - f.fills
     return dict(out)
@@ -523,3 +498,13 @@ def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict
         s=Sum("amount")
     )
     return {"cash_ins": _q(cash["s"]), "cash_in_count": cash["n"], "tips": _q(tips["s"])}
+
+
+def recounts_by(*, table: Table, person, gaming_day: dt.date, limit: int = 50):
+    """The observer's own signed recounts of the gaming day, newest first: after his blind
+    count is signed, he may see the dealer's figure beside his."""
+    return (
+        CashIn.objects.filter(table=table, gaming_day=gaming_day, recounted_by=person)
+        .exclude(status=CashIn.Status.AWAITING_RECOUNT)
+        .order_by("-recounted_at", "-pk")[:limit]
+    )

@@ -7,10 +7,11 @@ from decimal import Decimal
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, Max, OuterRef, Sum
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
@@ -22,14 +23,14 @@ from cashdesk.models import (
     SlipCounter,
     Tip,
 )
+from cashdesk.selectors import open_exceptions
+from floor.alerts import alert_raise
+from floor.changes import duty_changed, table_changed
+from floor.models import Alert
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
-from tables.models import Alert, Table
-from tables.services import alert_raise
-
-# How far before the last copied round's close a later copy looks again (a round's
-# ``closed_at`` is set inside its transaction; commits come within seconds of it).
-SYNC_MARGIN = dt.timedelta(minutes=10)
+from tables.formats import money as money_text
+from tables.models import Table
 
 
 def _require_table_role(actor, table: Table, *roles: str) -> str:
@@ -49,12 +50,6 @@ def _require_day_open(day: dt.date) -> None:
         raise ValidationError(
             _("The gaming day %(day)s is closed.") % {"day": day.isoformat()}, code="day_closed"
         )
-
-
-def _publish_duty() -> None:
-    from cashdesk.publish import publish_duty
-
-    transaction.on_commit(publish_duty)
 
 
 def _save(obj) -> None:
@@ -81,7 +76,7 @@ def cash_in_record(
     if chips_total != amount:
         raise ValidationError(
             _("Chips given (%(chips)s) must equal the cash (%(cash)s).")
-            % {"chips": chips_total, "cash": amount},
+            % {"chips": money_text(chips_total), "cash": money_text(amount)},
             code="chips_differ",
         )
     if destination not in CashIn.Destination.values:
@@ -107,7 +102,7 @@ def cash_in_record(
         _save(cash_in)
         if amount >= settings.CASH_IN_ALERT_AMOUNT:
             alert_raise(
-                table=table,
+                table_id=table.pk,
                 kind="cash_in_large",
                 params={"amount": str(amount), "threshold": settings.CASH_IN_ALERT_AMOUNT},
                 raised_by=actor,
@@ -119,7 +114,7 @@ def cash_in_record(
             limit = settings.CASH_IN_PLAYER_DAY_ALERT_AMOUNT
             if total >= limit > total - amount:
                 alert_raise(
-                    table=table,
+                    table_id=table.pk,
                     kind="cash_in_player_day",
                     params={
                         "card": player_card,
@@ -128,17 +123,8 @@ def cash_in_record(
                     },
                     raised_by=actor,
                 )
-        _publish_duty()
-        _publish_table(table)
+        table_changed(table.pk, duty=True)  # the tile shows the shift's cash-ins
     return cash_in
-
-
-def _publish_table(table: Table) -> None:
-    """The inspector's tile shows the shift's cash-ins and tips: push the table too."""
-    from tables.services import live_version_bump, publish_on_commit
-
-    live_version_bump(table)
-    publish_on_commit(table.pk)
 
 
 def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
@@ -162,13 +148,13 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
         _save(row)
         if not match:
             alert_raise(
-                table=row.table,
+                table_id=row.table_id,
                 kind="recount_mismatch",
                 params={"entered": str(row.amount), "recounted": str(amount)},
                 severity=Alert.Severity.CRITICAL,
                 raised_by=actor,
             )
-        _publish_duty()
+        table_changed(row.table_id, duty=True)
     return row
 
 
@@ -195,8 +181,7 @@ def tip_record(*, table: Table, actor, box, amount) -> Tip:
             recorded_at=now,
         )
         _save(tip)
-        _publish_duty()
-        _publish_table(table)
+        table_changed(table.pk, duty=True)  # the tile shows the shift's tips
     return tip
 
 
@@ -226,7 +211,7 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
             requested_at=now,
         )
         _save(slip)
-        _publish_duty()
+        duty_changed()
     return slip
 
 
@@ -253,7 +238,7 @@ def slip_issue(*, slip: Slip, actor) -> Slip:
         row.issued_by = actor
         row.issued_at = timezone.now()
         _save(row)
-        _publish_duty()
+        duty_changed()
     return row
 
 
@@ -271,7 +256,7 @@ def slip_receive(*, slip: Slip, actor) -> Slip:
         row.received_by = actor
         row.received_at = timezone.now()
         _save(row)
-        _publish_duty()
+        duty_changed()
     return row
 
 
@@ -298,7 +283,7 @@ def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
             row.void_confirmed_by = actor
             row.void_confirmed_at = now
         _save(row)
-        _publish_duty()
+        duty_changed()
     return row
 
 
@@ -362,10 +347,8 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
 
 def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
     """Close a gaming day: refused while any exception of that day is open."""
-    from cashdesk.selectors import open_exceptions
-
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
-    round_results_sync()
+    day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
     try:
         with transaction.atomic():
             _require_day_open(gaming_day)
@@ -386,35 +369,29 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
     return close
 
 
-def round_results_sync() -> int:
-    """Copy every closed round not yet copied into RoundResult (the round's own recorded
-    figures; the number of hands is the number of boxes the engine settled)."""
-    from game.models import Round
-
-    # Only rounds closed since shortly before the last one copied (a watermark with a margin
-    # for late commits), and not copied yet: an anti-join on a small slice of the history.
-    last = RoundResult.objects.aggregate(m=Max("closed_at"))["m"]
-    recent = Round.objects.filter(status=Round.Status.CLOSED, closed_at__isnull=False)
-    if last is not None:
-        recent = recent.filter(closed_at__gte=last - SYNC_MARGIN)
-    pending = recent.filter(~Exists(RoundResult.objects.filter(round_id=OuterRef("pk")))).values(
-        "pk", "table_id", "closed_at", "total_bet", "players_net", "snapshot"
+def round_result_record(
+    *,
+    round_id: int,
+    table_id: int,
+    closed_at: dt.datetime,
+    hands: int,
+    total_bet: Decimal,
+    players_net: Decimal,
+    theoretical_win: Decimal,
+) -> RoundResult:
+    """A closed round's figures for the reports, written by the live table's write path in
+    the transaction that closes the round: exactly once per round, with it or not at all.
+    The round's gaming day and shift are those of its close."""
+    result = RoundResult(
+        round_id=round_id,
+        table_id=table_id,
+        gaming_day=gaming_day_of(closed_at),
+        shift=shift_of(closed_at),
+        closed_at=closed_at,
+        hands=hands,
+        total_bet=total_bet,
+        players_net=players_net,
+        theoretical_win=theoretical_win.quantize(CENT),
     )
-    rows = []
-    for r in pending.iterator(chunk_size=500):
-        seats = (r["snapshot"] or {}).get("engine", {}).get("seats", [])
-        hands = sum(1 for s in seats if Decimal(s.get("bet") or 0) > 0)
-        rows.append(
-            RoundResult(
-                round_id=r["pk"],
-                table_id=r["table_id"],
-                gaming_day=gaming_day_of(r["closed_at"]),
-                shift=shift_of(r["closed_at"]),
-                closed_at=r["closed_at"],
-                hands=hands,
-                total_bet=r["total_bet"] or 0,
-                players_net=r["players_net"] or 0,
-            )
-        )
-    RoundResult.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
-    return len(rows)
+    result.save()
+    return result

@@ -13,6 +13,7 @@ urlpatterns = [
     path("reports/print/", views.report_print, name="report_print"),
     path("reports/export/", views.export, name="export"),
     path("reports/records/", views.records, name="records"),
+    path("reports/records/export/", views.records_export, name="records_export"),
     path("tables/<int:table_id>/", views.table_cash, name="table"),
     path("tables/<int:table_id>/cash-in/", views.cash_in, name="cash_in"),
     path("tables/<int:table_id>/tip/", views.tip, name="tip"),

@@ -1,27 +1,27 @@
-"""Screens of the cash desk. Thin: read the form, call a service or a selector, render.
-A refused input re-renders the page with the reason and status 400; nothing is saved."""
+"""Screens of the cash desk. Thin: read the request through a form (cashdesk/forms.py), call
+a service or a selector, render. A refused input re-renders the page with the reason, what
+was typed and status 400; nothing is saved."""
 
-import datetime as dt
-import time
-
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from cashdesk import exports, selectors, services
-from cashdesk.charts import bars_chart
-from cashdesk.gaming import gaming_day_of
-from cashdesk.models import CashIn, GamingDayClose, Resolution, Slip
-from staff.access import role_required, table_required
+from cashdesk import exports, forms, selectors, services
+from cashdesk.charts import echarts_url, hold_chart, hour_chart
+from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
+from cashdesk.models import CashIn, GamingDayClose, Slip
+from cashdesk.publish import duty_context, duty_sequence
+from staff.access import role_required
 from staff.roles import Role, TableRole
-from staff.selectors import replacement_panel
+from tables.access import table_required
+from tables.formats import money
 from tables.models import Table
-from tables.selectors import open_alerts
 
 TABLE_PEOPLE = (
     TableRole.DEALING_CROUPIER,
@@ -31,40 +31,71 @@ TABLE_PEOPLE = (
     Role.PIT_BOSS,
 )
 REPORT_PEOPLE = (Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS)
-
-
-def _today() -> dt.date:
-    return gaming_day_of(timezone.now())
+PAGE_SIZE = 50  # rows of a list on one page (the register, the records)
+RECORDS_PAGE_SIZE = 100
 
 
 def _error_text(error: ValidationError) -> str:
     return " ".join(str(m) for m in error.messages)
 
 
-def _denominations(prefix: str, post) -> dict:
-    """Form fields named ``<prefix>-<denomination>`` as {denomination: value}."""
-    return {k[len(prefix) + 1 :]: v for k, v in post.items() if k.startswith(prefix + "-")}
+def _page(request, name: str, queryset, number: int, size: int = PAGE_SIZE):
+    """One page of a list; the page knows its name and the query of the other lists."""
+    page = Paginator(queryset, size).get_page(number)
+    query = request.GET.copy()
+    query.pop(f"{name}_page", None)
+    page.name = name
+    page.base_query = query.urlencode() + "&" if query else ""
+    return page
 
 
 # -- a table's cash screen ---------------------------------------------------------------
 
 
-def _table_page(request, table, table_role, *, error: str = "", status: int = 200):
-    from django.conf import settings
-
-    day = _today()
+def _table_page(request, table, table_role, *, failed: str = "", error: str = "", status=200):
+    """The table's cash screen; after a refusal, ``failed`` names the form whose typed
+    values are shown again (``request.POST``)."""
+    day = forms.today()
+    typed = request.POST if failed else {}
+    pages = forms.PageForm(request.GET, lists=("cash_ins", "tips", "slips"))
+    pages.is_valid()  # a page number that is not one shows the first page
+    notes = settings.CASH_NOTE_DENOMINATIONS
+    chips = table.chip_denominations or []
+    records = selectors.table_records(table=table, gaming_day=day)
     context = {
         "table": table,
         "table_role": table_role,
         "gaming_day": day,
         "error": error,
-        "notes": settings.CASH_NOTE_DENOMINATIONS,
-        "chips": table.chip_denominations,
+        "failed": failed,
+        "typed": typed,
+        "cash_in_notes": forms.count_inputs("note", notes, typed if failed == "cash_in" else None),
+        "cash_in_chips": forms.count_inputs("chip", chips, typed if failed == "cash_in" else None),
+        "request_chips": forms.count_inputs("chip", chips, typed if failed == "slip" else None),
         "destinations": CashIn.Destination.choices,
+        "destination": typed.get("destination") or CashIn.Destination.CASH_BOX,
         "slip_kinds": Slip.Kind.choices,
-        "awaiting": selectors.awaiting_recount(table=table),
+        "slip_kind": typed.get("kind") or Slip.Kind.FILL,
+        "awaiting": [
+            {
+                "cash_in": c,
+                "inputs": forms.count_inputs(
+                    "note",
+                    notes,
+                    typed if failed == "recount" and typed.get("cash_in") == str(c.pk) else None,
+                ),
+            }
+            for c in selectors.awaiting_recount(table=table)
+        ],
+        "my_recounts": selectors.recounts_by(table=table, person=request.user, gaming_day=day),
         "inventory": selectors.inventory_checks(table=table, gaming_day=day),
-        **selectors.table_records(table=table, gaming_day=day),
+        **{
+            name: _page(request, name, records[name], pages.page(name))
+            for name in ("cash_ins", "tips", "slips")
+        },
+        "slips_to_receive": records["slips"].filter(
+            issued_at__isnull=False, received_at__isnull=True, voided_at__isnull=True
+        ),
     }
     if error:
         messages.error(request, error)
@@ -77,12 +108,20 @@ def table_cash(request, table, table_role):
     return _table_page(request, table, table_role)
 
 
-def _act(request, table, table_role, action, done: str):
+def _act(request, table, table_role, form, name: str, action, done):
+    """Run ``action(cleaned_data)`` when the form reads; otherwise, or when the service
+    refuses, show the table's page again with the reason and what was typed."""
+    if not form.is_valid():
+        return _table_page(
+            request, table, table_role, failed=name, error=form.error_text(), status=400
+        )
     try:
-        action()
+        result = action(form.cleaned_data)
     except ValidationError as error:
-        return _table_page(request, table, table_role, error=_error_text(error), status=400)
-    messages.success(request, done)
+        return _table_page(
+            request, table, table_role, failed=name, error=_error_text(error), status=400
+        )
+    messages.success(request, done(result) if callable(done) else done)
     return redirect("cashdesk:table", table_id=table.pk)
 
 
@@ -93,13 +132,15 @@ def cash_in(request, table, table_role):
         request,
         table,
         table_role,
-        lambda: services.cash_in_record(
+        forms.CashInForm(request.POST),
+        "cash_in",
+        lambda data: services.cash_in_record(
             table=table,
             actor=request.user,
-            notes=_denominations("note", request.POST),
-            chips=_denominations("chip", request.POST),
-            player_card=request.POST.get("player_card", ""),
-            destination=request.POST.get("destination", CashIn.Destination.CASH_BOX),
+            notes=data["notes"],
+            chips=data["chips"],
+            player_card=data["player_card"],
+            destination=data["destination"],
         ),
         _("Cash-in entered: the observing croupier recounts it."),
     )
@@ -112,33 +153,52 @@ def tip(request, table, table_role):
         request,
         table,
         table_role,
-        lambda: services.tip_record(
-            table=table,
-            actor=request.user,
-            box=request.POST.get("box"),
-            amount=request.POST.get("amount"),
+        forms.TipForm(request.POST, table=table),
+        "tip",
+        lambda data: services.tip_record(
+            table=table, actor=request.user, box=data["box"], amount=data["amount"]
         ),
         _("Tip recorded."),
     )
 
 
-def _object(model, table, pk):
-    try:
-        return model.objects.get(table=table, pk=int(pk))
-    except (TypeError, ValueError, model.DoesNotExist):
+def _object(model, table, pk: int):
+    row = model.objects.filter(table=table, pk=pk).first()
+    if row is None:
         raise ValidationError(_("No such record at this table."))
+    return row
+
+
+def _recounted(row: CashIn) -> str:
+    """What the observer learns once his own count is signed: the dealer's figure."""
+    figures = {"mine": money(row.recount_amount), "dealer": money(row.amount)}
+    if row.status == CashIn.Status.CONFIRMED:
+        return _("Recount recorded: your %(mine)s matches the dealer's %(dealer)s.") % figures
+    return (
+        _(
+            "Recount recorded: your %(mine)s differs from the dealer's %(dealer)s. The "
+            "inspector and the duty administrator are alerted."
+        )
+        % figures
+    )
 
 
 @require_POST
 @table_required(TableRole.OBSERVING_CROUPIER)
 def recount(request, table, table_role):
-    def action():
-        row = _object(CashIn, table, request.POST.get("cash_in"))
-        return services.cash_in_recount(
-            cash_in=row, actor=request.user, notes=_denominations("note", request.POST)
-        )
-
-    return _act(request, table, table_role, action, _("Recount recorded."))
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.RecountForm(request.POST),
+        "recount",
+        lambda data: services.cash_in_recount(
+            cash_in=_object(CashIn, table, data["cash_in"]),
+            actor=request.user,
+            notes=data["notes"],
+        ),
+        _recounted,
+    )
 
 
 @require_POST
@@ -148,11 +208,13 @@ def slip_request(request, table, table_role):
         request,
         table,
         table_role,
-        lambda: services.slip_request(
+        forms.SlipRequestForm(request.POST),
+        "slip",
+        lambda data: services.slip_request(
             table=table,
             actor=request.user,
-            kind=request.POST.get("kind", ""),
-            counts_by_denomination=_denominations("chip", request.POST),
+            kind=data["kind"],
+            counts_by_denomination=data["chips"],
         ),
         _("Slip requested."),
     )
@@ -161,50 +223,48 @@ def slip_request(request, table, table_role):
 @require_POST
 @table_required(TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
 def slip_receive(request, table, table_role):
-    def action():
-        return services.slip_receive(
-            slip=_object(Slip, table, request.POST.get("slip")), actor=request.user
-        )
-
-    return _act(request, table, table_role, action, _("Slip signed."))
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.SlipForm(request.POST),
+        "receive",
+        lambda data: services.slip_receive(
+            slip=_object(Slip, table, data["slip"]), actor=request.user
+        ),
+        _("Slip signed."),
+    )
 
 
 @require_POST
 @table_required(TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR)
 def slip_void(request, table, table_role):
-    def action():
-        return services.slip_void(
-            slip=_object(Slip, table, request.POST.get("slip")),
-            actor=request.user,
-            reason=request.POST.get("reason", ""),
-        )
-
-    return _act(request, table, table_role, action, _("Void signed."))
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.SlipVoidForm(request.POST),
+        "void",
+        lambda data: services.slip_void(
+            slip=_object(Slip, table, data["slip"]), actor=request.user, reason=data["reason"]
+        ),
+        _("Void signed."),
+    )
 
 
 # -- the duty administrator -----------------------------------------------------------------
 
+EXCEPTIONS_SHOWN = 200  # the duty home lists this many open exceptions, oldest day first
 
-def _duty_page(request, *, error: str = "", status: int = 200):
-    day = _today()
+
+def _duty_page(request, *, failed: str = "", error: str = "", status: int = 200):
+    """The duty home; its live part is the same as the one pushed (``cashdesk.publish``), with
+    what was typed into a refused form given back."""
     if error:
         messages.error(request, error)
-    return render(
-        request,
-        "cashdesk/duty_home.html",
-        {
-            "gaming_day": day,
-            "totals": selectors.live_totals(gaming_day=day),
-            "alerts": open_alerts(),
-            "version": time.time_ns() // 1000,
-            "exceptions": selectors.open_exceptions(),
-            "to_issue": selectors.slips_to_issue(),
-            "closed_days": GamingDayClose.objects.order_by("-gaming_day")[:5],
-            "resolution_kinds": Resolution.Kind.choices,
-            "open_replacements": replacement_panel(),
-        },
-        status=status,
-    )
+    context = duty_context(seq=duty_sequence())
+    context.update(failed=failed, typed=request.POST if failed else {}, error=error)
+    return render(request, "cashdesk/duty_home.html", context, status=status)
 
 
 @role_required(Role.DUTY_ADMINISTRATOR)
@@ -213,51 +273,48 @@ def duty_home(request):
     return _duty_page(request)
 
 
-def _duty_act(request, action, done: str):
+def _duty_act(request, form, name: str, action, done: str):
+    if not form.is_valid():
+        return _duty_page(request, failed=name, error=form.error_text(), status=400)
     try:
-        action()
+        action(form.cleaned_data)
     except ValidationError as error:
-        return _duty_page(request, error=_error_text(error), status=400)
+        return _duty_page(request, failed=name, error=_error_text(error), status=400)
     messages.success(request, done)
     return redirect("cashdesk:duty_home")
+
+
+def _slip(pk: int) -> Slip:
+    slip = Slip.objects.select_related("table").filter(pk=pk).first()
+    if slip is None:
+        raise ValidationError(_("No such slip."))
+    return slip
 
 
 @require_POST
 @role_required(Role.DUTY_ADMINISTRATOR)
 def slip_issue(request):
-    def action():
-        try:
-            slip = Slip.objects.select_related("table").get(pk=int(request.POST.get("slip")))
-        except (TypeError, ValueError, Slip.DoesNotExist):
-            raise ValidationError(_("No such slip."))
-        return services.slip_issue(slip=slip, actor=request.user)
-
-    return _duty_act(request, action, _("Slip issued."))
+    return _duty_act(
+        request,
+        forms.SlipIssueForm(request.POST),
+        "issue",
+        lambda data: services.slip_issue(slip=_slip(data["slip"]), actor=request.user),
+        _("Slip issued."),
+    )
 
 
 @require_POST
 @role_required(Role.DUTY_ADMINISTRATOR)
 def resolve(request):
-    def action():
-        kind = request.POST.get("kind")
-        if kind not in Resolution.Kind.values:
-            raise ValidationError(_("No such exception."))
-        try:
-            object_id = int(request.POST.get("object_id"))
-        except (TypeError, ValueError):
-            raise ValidationError(_("No such exception."))
-        return services.exception_resolve(
-            kind=kind, object_id=object_id, actor=request.user, note=request.POST.get("note", "")
-        )
-
-    return _duty_act(request, action, _("Exception resolved."))
-
-
-def _day(value) -> dt.date:
-    try:
-        return dt.date.fromisoformat(value or "")
-    except ValueError:
-        raise ValidationError(_("“%(value)s” is not a date.") % {"value": value or ""})
+    return _duty_act(
+        request,
+        forms.ResolveForm(request.POST),
+        "resolve",
+        lambda data: services.exception_resolve(
+            kind=data["kind"], object_id=data["object_id"], actor=request.user, note=data["note"]
+        ),
+        _("Exception resolved."),
+    )
 
 
 @require_POST
@@ -265,9 +322,9 @@ def _day(value) -> dt.date:
 def day_close(request):
     return _duty_act(
         request,
-        lambda: services.gaming_day_close(
-            gaming_day=_day(request.POST.get("gaming_day")), actor=request.user
-        ),
+        forms.DayCloseForm(request.POST),
+        "close",
+        lambda data: services.gaming_day_close(gaming_day=data["gaming_day"], actor=request.user),
         _("Gaming day closed."),
     )
 
@@ -275,145 +332,202 @@ def day_close(request):
 @role_required(Role.DUTY_ADMINISTRATOR)
 def drop(request):
     """Enter (or correct, with a note) the counted drop of a table for a gaming day."""
-    error, status = "", 200
     if request.method == "POST":
+        form = forms.DropForm(request.POST)
         try:
-            raw = str(request.POST.get("table") or "")
-            table_id = int(raw) if raw.isascii() and raw.isdigit() else None
-            table = Table.objects.filter(pk=table_id).first() if table_id else None
-            if table is None:
-                raise ValidationError(_("Choose a table."))
+            if not form.is_valid():
+                raise ValidationError(form.error_text())
+            data = form.cleaned_data
             services.drop_enter(
-                table=table,
-                gaming_day=_day(request.POST.get("gaming_day")),
-                amount=request.POST.get("amount"),
+                table=data["table"],
+                gaming_day=data["gaming_day"],
+                amount=data["amount"],
                 actor=request.user,
-                note=request.POST.get("note", ""),
+                note=data["note"],
             )
         except ValidationError as e:
-            error, status = _error_text(e), 400
-            messages.error(request, error)
-        else:
-            messages.success(request, _("Counted drop entered."))
-            return redirect(reverse("cashdesk:drop") + f"?day={request.POST['gaming_day']}")
-    day = request.GET.get("day") or request.POST.get("gaming_day") or _today().isoformat()
-    try:
-        day_value = _day(day)
-    except ValidationError:
-        day_value = _today()
-    report = selectors.cash_report(first=day_value, last=day_value)
+            day = form.cleaned_data.get("gaming_day") or forms.today()
+            return _drop_page(request, day, error=_error_text(e), typed=request.POST)
+        messages.success(request, _("Counted drop entered."))
+        return redirect(reverse("cashdesk:drop") + f"?day={data['gaming_day'].isoformat()}")
+    day_form = forms.DropDayForm(request.GET)
+    if not day_form.is_valid():
+        return _drop_page(request, forms.today(), error=day_form.error_text())
+    return _drop_page(request, day_form.cleaned_data["day"])
+
+
+def _drop_page(request, day, *, error: str = "", typed=None):
+    if error:
+        messages.error(request, error)
+    report = selectors.cash_report(first=day, last=day)
     return render(
         request,
         "cashdesk/drop.html",
-        {"tables": Table.objects.order_by("number"), "gaming_day": day_value, "report": report},
-        status=status,
+        {
+            "tables": Table.objects.order_by("number"),
+            "gaming_day": day,
+            "error": error,
+            "typed": typed or {},
+            **_report_table(report, group="table"),
+        },
+        status=400 if error else 200,
     )
 
 
 # -- reports --------------------------------------------------------------------------------
 
 
-def _period(request) -> tuple[dt.date, dt.date, str]:
-    """``?day=`` (one gaming day), ``?month=YYYY-MM``, or ``?first=&last=``."""
-    group = request.GET.get("group", "table")
-    if group not in ("table", "pit", "day", "shift"):
-        group = "table"
-    month = request.GET.get("month")
-    if month:
-        try:
-            first = dt.date.fromisoformat(month + "-01")
-        except ValueError:
-            first = _today().replace(day=1)
-        nxt = (first + dt.timedelta(days=32)).replace(day=1)
-        return first, nxt - dt.timedelta(days=1), group if group != "shift" else "day"
-    try:
-        first = _day(request.GET.get("first") or request.GET.get("day") or _today().isoformat())
-        last = _day(request.GET.get("last") or first.isoformat())
-    except ValidationError:
-        first = last = _today()
-    if last < first:
-        first, last = last, first
-    return first, last, group
+def _report_table(report: dict, *, group: str) -> dict:
+    """The report's lines as the two column groups of the screen (and of the print view)."""
+    lines = [
+        {
+            "label": line.label,
+            "key": line.key,
+            "win": line_cells(line, WIN_COLUMNS),
+            "play": line_cells(line, PLAY_COLUMNS),
+        }
+        for line in report["lines"]
+    ]
+    return {
+        "report": report,
+        "group": group,
+        "lines": lines,
+        "total": {
+            "win": line_cells(report["total"], WIN_COLUMNS),
+            "play": line_cells(report["total"], PLAY_COLUMNS),
+        },
+        "win_columns": WIN_COLUMNS,
+        "play_columns": PLAY_COLUMNS,
+        "legend": legend(),
+    }
 
 
-def _report_context(request) -> dict:
-    services.round_results_sync()
-    first, last, group = _period(request)
-    report = selectors.cash_report(
-        first=first, last=last, group="table" if group == "shift" else group
-    )
-    context = {"report": report, "group": group, "first": first, "last": last}
-    context["query"] = request.GET.urlencode()
+def _refused(request, form, template: str = "cashdesk/report.html"):
+    """A report request that does not read: the page says why, with status 400."""
+    error = form.error_text()
+    messages.error(request, error)
+    return render(request, template, {"error": error, "form": form}, status=400)
+
+
+def _report_context(request, data: dict) -> dict:
+    first, last, group = data["first"], data["last"], data["group"]
+    by = "table" if group == "shift" else group
+    report = selectors.cash_report(first=first, last=last, group=by)
+    context = {"first": first, "last": last, **_report_table(report, group=group)}
+    query = request.GET.copy()
+    query.pop("format", None)
+    context["query"] = query.urlencode()
+    context["echarts"] = echarts_url()
     if group == "shift":
         context["shifts"] = selectors.shift_report(gaming_day=first)
     if first == last:
-        hours = selectors.hourly(gaming_day=first)
-        context["hour_chart"] = bars_chart(
-            [f"{h['hour']:02d}" for h in hours],
-            [
-                (_("Win (settled rounds)"), [h["win"] for h in hours]),
-                (_("Drop (registered)"), [h["drop"] for h in hours]),
-            ],
-            title=_("Win and drop by hour"),
-        )
+        context["hour_chart"] = hour_chart(selectors.hourly(gaming_day=first))
         context["exceptions"] = selectors.open_exceptions(gaming_day=first)
         context["closed"] = GamingDayClose.objects.filter(gaming_day=first).first()
-    per_table = selectors.cash_report(first=first, last=last, group="table")["lines"]
-    context["hold_chart"] = bars_chart(
-        [line.label for line in per_table],
-        [(_("Hold, %"), [line.hold or 0 for line in per_table])],
-        title=_("Hold per table"),
+    per_table = (
+        report["lines"]
+        if by == "table"
+        else selectors.cash_report(first=first, last=last, group="table")["lines"]
     )
+    context["hold_chart"] = hold_chart(per_table)
     return context
 
 
 @role_required(*REPORT_PEOPLE)
 def report(request):
     """The cash report by table, pit, shift or gaming day, for a day or a month."""
-    return render(request, "cashdesk/report.html", _report_context(request))
+    form = forms.ReportForm(request.GET)
+    if not form.is_valid():
+        return _refused(request, form)
+    context = _report_context(request, form.cleaned_data)
+    return render(request, "cashdesk/report.html", {**context, "form": form})
 
 
 @role_required(*REPORT_PEOPLE)
 def report_print(request):
-    return render(request, "cashdesk/report_print.html", _report_context(request))
-
-
-@role_required(*REPORT_PEOPLE)
-def export(request):
-    """The report lines as CSV (default) or XLSX (``?format=xlsx``)."""
-    services.round_results_sync()
-    first, last, group = _period(request)
-    report = selectors.cash_report(
-        first=first, last=last, group="table" if group == "shift" else group
+    form = forms.ReportForm(request.GET)
+    if not form.is_valid():
+        return _refused(request, form)
+    return render(
+        request, "cashdesk/report_print.html", _report_context(request, form.cleaned_data)
     )
-    name = f"cash-report-{first.isoformat()}-{last.isoformat()}"
-    if request.GET.get("format") == "xlsx":
-        response = HttpResponse(
-            exports.report_xlsx(report),
-            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-        )
-        response["Content-Disposition"] = f'attachment; filename="{name}.xlsx"'
-        return response
-    response = HttpResponse(exports.report_csv(report), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}.csv"'
+
+
+def _download(content: bytes, name: str, kind: str) -> HttpResponse:
+    content_type = exports.XLSX_TYPE if kind == "xlsx" else "text/csv; charset=utf-8"
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}.{kind}"'
     return response
 
 
 @role_required(*REPORT_PEOPLE)
+def export(request):
+    """The report lines as XLSX (default) or CSV (``?format=csv``)."""
+    form = forms.ReportForm(request.GET)
+    if not form.is_valid():
+        return _refused(request, form)
+    data = form.cleaned_data
+    group = "table" if data["group"] == "shift" else data["group"]
+    report = selectors.cash_report(first=data["first"], last=data["last"], group=group)
+    name = f"cash-report-{data['first'].isoformat()}-{data['last'].isoformat()}"
+    if data["format"] == "csv":
+        return _download(exports.report_csv(report), name, "csv")
+    return _download(exports.report_xlsx(report), name, "xlsx")
+
+
+def _records(data: dict) -> dict:
+    table, pit = data["table"], data["pit"]
+    return selectors.records(
+        first=data["first"],
+        last=data["last"],
+        table=table.pk if table else None,
+        pit=pit.pk if pit else None,
+    )
+
+
+@role_required(*REPORT_PEOPLE)
 def records(request):
-    """The records behind one report line."""
-    first, last, _group = _period(request)
-    table = request.GET.get("table")
-    pit = request.GET.get("pit")
-    table_id = int(table) if table and table.isascii() and table.isdigit() else None
-    pit_id = int(pit) if pit and pit.isascii() and pit.isdigit() else None
+    """The records behind one report line, a page of each list at a time."""
+    form = forms.RecordsForm(request.GET)
+    pages = forms.PageForm(request.GET, lists=exports.RECORD_LISTS)
+    for checked in (form, pages):
+        if not checked.is_valid():
+            return _refused(request, checked)
+    data = form.cleaned_data
+    found = _records(data)
+    query = request.GET.copy()
+    for name in exports.RECORD_LISTS:
+        query.pop(f"{name}_page", None)
+    query.pop("format", None)
     return render(
         request,
         "cashdesk/records.html",
         {
-            "first": first,
-            "last": last,
-            "table": get_object_or_404(Table, pk=table_id) if table_id else None,
-            **selectors.records(first=first, last=last, table=table_id, pit=pit_id),
+            "first": data["first"],
+            "last": data["last"],
+            "table": data["table"],
+            "pit": data["pit"],
+            "query": query.urlencode(),
+            "rounds": found["rounds"],
+            **{
+                name: _page(request, name, found[name], pages.page(name), RECORDS_PAGE_SIZE)
+                for name in exports.RECORD_LISTS
+            },
         },
     )
+
+
+@role_required(*REPORT_PEOPLE)
+def records_export(request):
+    """Every record behind a report line: XLSX (a sheet per list, the default) or one
+    list as CSV (``?format=csv&list=cash_ins|tips|slips|drops``)."""
+    form = forms.RecordsExportForm(request.GET)
+    if not form.is_valid():
+        return _refused(request, form)
+    data = form.cleaned_data
+    found = _records(data)
+    file = f"cash-records-{data['first'].isoformat()}-{data['last'].isoformat()}"
+    if data["format"] == "csv":
+        name = data["list"]
+        return _download(exports.records_csv(found, name=name), f"{file}-{name}", "csv")
+    return _download(exports.records_xlsx(found), file, "xlsx")

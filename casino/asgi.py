@@ -1,7 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels.
 
-Both protocols sit behind the allowed-hosts origin check and the session
-authentication stack, so every socket knows its user before a consumer sees it.
+WebSockets sit behind the exact origin check (casino/origins.py: scheme, host and port) and
+the session authentication stack, so every socket knows its user before a consumer sees it.
 """
 
 import os
@@ -13,15 +13,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from casino.origins import ExactOriginValidator  # noqa: E402
 from casino.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": ExactOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -5,6 +5,7 @@ in-memory channel layer. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -46,6 +47,9 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-" + "x" * 40  # noqa: S105 - DEBUG only
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Origins (scheme://host[:port], exactly) whose pages may open the app's WebSockets besides
+# the socket's own origin (casino/origins.py).
+WS_ALLOWED_ORIGINS = env_list("WS_ALLOWED_ORIGINS", ",".join(CSRF_TRUSTED_ORIGINS))
 
 INSTALLED_APPS = [
     "daphne",
@@ -59,6 +63,8 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "floor",
+    "axes",
     "staff",
     "tables",
     "game",
@@ -67,6 +73,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -77,6 +85,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: turns a throttled sign-in nobody explained into a 429 page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -128,6 +138,15 @@ def redis_channel_layer_config(url: str) -> dict:
 
 
 REDIS_URL = env("REDIS_URL")
+# Called after every commit that changed what a screen shows (floor.changes), in this order:
+# the live tables' screens and tiles, then the duty administrators' screen.
+SCREEN_PUBLISHERS = ["game.publish.publish_changes", "cashdesk.publish.publish_changes"]
+# Who watches which screen (floor.presence): shared in Redis by every worker, under this prefix.
+PRESENCE_PREFIX = env("PRESENCE_PREFIX", "pit-presence")
+# /healthz and /metrics answer only to these networks (docs/operations.md).
+OPS_ALLOWED_NETWORKS = env_list(
+    "OPS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16"
+)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
@@ -139,14 +158,45 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_USER_MODEL = "staff.User"
-AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+# Every password or PIN check goes through django.contrib.auth.authenticate(request, ...):
+# django-axes' backend first refuses a throttled source, then the password, then the PIN.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    "staff.backends.PinBackend",
+]
 LOGIN_URL = "staff:login"
 LOGIN_REDIRECT_URL = "staff:home"
 LOGOUT_REDIRECT_URL = "staff:login"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
-PIN_MAX_FAILURES = env_int("PIN_MAX_FAILURES", 5)
+
+# The key of the record's hash chains (cashdesk/audit.py): set it once, never change it.
+AUDIT_CHAIN_KEY = env("AUDIT_CHAIN_KEY")
+
+# Sign-in throttling (docs/operations.md, "Security"): wrong passwords and PINs are counted
+# per source, the client's address and the name typed together. The first few tries are
+# free, then each wrong try makes that source wait twice as long before the next one, and at
+# the limit the source stops for a while (the duty administrator may lift it sooner). Only
+# wrong PINs for one name from several sources lock the person's PIN, and raise an alert.
+SIGN_IN_FREE_TRIES = env_int("SIGN_IN_FREE_TRIES", 3)
+SIGN_IN_DELAY_SECONDS = env_int("SIGN_IN_DELAY_SECONDS", 2)
+AXES_FAILURE_LIMIT = env_int("SIGN_IN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("SIGN_IN_STOP_MINUTES", 60))
+PIN_LOCK_FAILURES = env_int("PIN_LOCK_FAILURES", 20)
+PIN_LOCK_SOURCES = env_int("PIN_LOCK_SOURCES", 3)
+PIN_LOCK_HOURS = env_int("PIN_LOCK_HOURS", 24)
+AXES_LOCKOUT_PARAMETERS = [["ip_address", "username"]]
+AXES_USERNAME_CALLABLE = "staff.throttle.sign_in_name"
+AXES_HANDLER = "staff.throttle.ThrottleHandler"
+AXES_LOCKOUT_CALLABLE = "staff.throttle.lockout_response"
+AXES_RESET_ON_SUCCESS = True
+# A try refused while the source waits is not counted again (it neither extends the wait
+# nor pushes the source to its stop).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_ENABLE_ACCESS_FAILURE_LOG = True
+AXES_SENSITIVE_PARAMETERS = ["username", "identifier", "password", "pin", "secret"]
 
 # Cash desk (docs/cashdesk.md): the gaming day starts at this local hour; shifts start at
 # these hours (the first shift of a gaming day starts with it); alert thresholds for one
@@ -198,8 +248,16 @@ STATIC_ROOT.mkdir(exist_ok=True)
 
 SESSION_COOKIE_AGE = env_int("SESSION_COOKIE_AGE", 12 * 3600)  # a shift and then some
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
-CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", not DEBUG)
+# Every cookie only over HTTPS in production: the session (and the messages cookie, which
+# follows it), CSRF and the language. No script reads any of them.
+SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
+SESSION_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_SECURE = SECURE_COOKIES
+CSRF_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SECURE = SECURE_COOKIES
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
@@ -207,10 +265,51 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets from this origin
+# only; no inline script or style, no eval, no plugin, never framed. htmx is told not to
+# inject its indicator style (the htmx-config meta tag in templates/base.html).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Permissions-Policy (django-permissions-policy): the tablets need none of these.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "camera",
+        "display-capture",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "payment",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "usb",
+    )
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        # django-axes: every wrong sign-in and every stop is a WARNING; its chatter is INFO.
+        "axes": {"level": "WARNING"},
+    },
 }

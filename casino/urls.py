@@ -11,6 +11,7 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("game/", include("game.urls")),
     path("cash/", include("cashdesk.urls")),
+    path("", include("floor.urls")),
 ]
 
 handler403 = "staff.views.error_403"

@@ -1,231 +1,173 @@
-"""WebSocket consumers: thin — authenticate, authorise, call the service, relay fragments.
+"""The live table's sockets: thin — who may watch, what they watch, commands to the service.
 
 Protocol: docs/protocol.md. Close codes: 4401 not signed in, 4403 not allowed on this table
-(or no such table).
+(or no such table). The common part (sign-in, language, reading a message, access changes)
+is ``staff.consumers.ScreenConsumer``.
 """
 
-import json
+from __future__ import annotations
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
-from django.template.loader import render_to_string
-from django.utils import translation
-from django.utils.html import escape
 
+from floor import metrics, presence
+from floor.changes import table_sequences
+from floor.groups import fragment_group
+from floor.parsing import whole_number
 from game import services
 from game.messages import error_text
-from game.publish import render_fragments, table_group
+from game.publish import render_fragment, table_topic, table_view
+from staff.consumers import ScreenConsumer, error_html
 from staff.roles import Role
-from staff.selectors import inspector_tables, table_role_for
+from staff.selectors import table_role_for
+from tables.models import Table
+from tables.selectors import inspector_tables
 from tables.services import reservation_expire_due
 
-CLOSE_UNAUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
-MAX_MESSAGE = 4096
+
+def _db(function):
+    """Run ``function`` on a worker thread (a pool of them on PostgreSQL: row locks keep
+    concurrent commands right; on SQLite one thread, as SQLite has one writer)."""
+    return database_sync_to_async(function, thread_sensitive=not settings.PARALLEL_COMMANDS)
 
 
-def screen_language(scope) -> str:
-    """The language a screen reads: the person's choice, else the browser's (cookie, then
-    Accept-Language), else the site default — as LocaleMiddleware decides for pages."""
-    from django.utils.translation import get_supported_language_variant
-    from django.utils.translation.trans_real import parse_accept_lang_header
-
-    languages = dict(settings.LANGUAGES)
-    user = scope.get("user")
-    if user is not None and user.is_authenticated and user.preferred_language in languages:
-        return user.preferred_language
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME)
-    if cookie in languages:
-        return cookie
-    accept = dict(scope.get("headers", [])).get(b"accept-language", b"").decode("latin-1")
-    for code, _quality in parse_accept_lang_header(accept):
-        try:
-            return get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
-
-
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(ScreenConsumer):
     """One screen of one table: the tablet, the observer, the inspector, duty, pit boss."""
 
-    async def connect(self):
+    screen = "table"
+
+    async def allowed(self) -> bool:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
-        self.group = None
-        await self.accept()
-        if self.user is None or not self.user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
-        self.role = await self._role()
-        if self.role is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-            return
-        self.language = screen_language(self.scope)
-        self.group = table_group(self.table_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.version = -1
+        self.role = await _db(self._role)()
+        return self.role is not None
+
+    def _role(self):
+        table = Table.objects.filter(pk=self.table_id).first()
+        return None if table is None else table_role_for(user=self.user, table=table)
+
+    async def start(self) -> None:
+        self.seq = -1
+        await self._watch()
         await self._send_full_state()
 
-    @database_sync_to_async
-    def _role(self):
-        from tables.models import Table
+    async def _watch(self) -> None:
+        await self.join(fragment_group(self.table_id, "live", self.language))
+        await presence.mark(table_topic(self.table_id), "live", self.language)
 
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None:
-            return None
-        return table_role_for(user=self.user, table=table)
+    def message_for(self, code, params, fallback) -> str:
+        return error_text(code, params, fallback)
 
-    async def disconnect(self, code):
-        if self.group:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data=None, bytes_data=None):
-        if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self._send_error("bad_message")
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self._send_error("bad_message")
-            return
-        if not isinstance(content, dict):
-            await self._send_error("bad_message")
-            return
-        await self.receive_json(content)
-
-    async def receive_json(self, content, **kwargs):
-        if content.get("action") == "sync":
-            if content.get("expire_due"):
-                # A countdown reached zero on this screen: end due tokens now (the worker
-                # run_reservation_expiry does it anyway); the change is published to all.
-                await database_sync_to_async(reservation_expire_due)(table_id=self.table_id)
-            if content.get("known_version") != self.version:
-                await self._send_full_state()
-            return
-        outcome = await database_sync_to_async(
-            services.command_submit, thread_sensitive=not settings.PARALLEL_COMMANDS
-        )(table_id=self.table_id, actor=self.user, command=content)
-        if outcome.ok:
-            await self.send(text_data=_error_html(""))
-            if outcome.duplicate and outcome.version != self.version:
-                await self._send_full_state()
-            return
-        await self._send_error(outcome.code, outcome.params, outcome.message)
-        if outcome.code == "stale" or outcome.version != self.version:
+    async def sync(self, content: dict) -> None:
+        await self._watch()
+        if content.get("expire_due"):
+            # A countdown reached zero on this screen: end due tokens now (the worker
+            # run_reservation_expiry does it anyway); the change is published to all.
+            await _db(reservation_expire_due)(table_id=self.table_id)
+        known = whole_number(content.get("known_seq"))
+        current = (await _db(table_sequences)([self.table_id])).get(self.table_id, 0)
+        if known is None or known < current:
+            metrics.HEALED.labels(self.screen).inc()
             await self._send_full_state()
 
-    async def _send_error(self, code, params=None, fallback=""):
-        with translation.override(self.language):
-            text = error_text(code, params, fallback)
-        await self.send(text_data=_error_html(text, code))
-
-    async def _send_full_state(self):
-        message = await database_sync_to_async(
-            self._render, thread_sensitive=not settings.PARALLEL_COMMANDS
-        )()
-        self.version = message["version"]
-        await self.send(text_data=message["html"][self.language]["live"])
-
-    def _render(self):
-        from tables.models import Table
-
-        return render_fragments(Table.objects.get(pk=self.table_id), [self.language])
-
-    async def table_revoke(self, event):
-        """This person's assignment to the table ended: close their screen, unless their role
-        here does not depend on it (duty administrator, pit boss)."""
-        if event.get("user_id") == self.user.pk and await self._role() is None:
-            await self.close(code=CLOSE_FORBIDDEN)
-
-    async def table_state(self, event):
-        """A new state published for this table: forward our screen's fragment."""
-        if event["version"] < self.version:
-            return  # an older message overtaken by a resync
-        self.version = event["version"]
-        html = event["html"].get(self.language) or next(iter(event["html"].values()))
-        await self.send(text_data=html["live"])
-
-
-def _error_html(text: str, code: str = "") -> str:
-    return (
-        f'<div id="table-error" class="table-error" role="alert" data-testid="table-error" '
-        f'data-code="{escape(code)}" hx-swap-oob="true">{escape(text)}</div>'
-    )
-
-
-class InspectorConsumer(AsyncJsonWebsocketConsumer):
-    """The inspector's home: a live tile for every table they oversee."""
-
-    async def connect(self):
-        self.user = self.scope.get("user")
-        self.groups_joined = []
-        await self.accept()
-        if self.user is None or not self.user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+    async def command(self, content: dict) -> None:
+        outcome = await _db(services.command_submit)(
+            table_id=self.table_id, actor=self.user, command=content
+        )
+        await presence.mark(table_topic(self.table_id), "live", self.language)
+        if outcome.ok:
+            # A repeated id (a message replayed after a reconnect) is answered as the first
+            # time; the screen got the full state when it reconnected.
+            await self.send(text_data=error_html(""))
             return
-        tiles = await self._tiles()
-        if tiles is None:
-            await self.close(code=CLOSE_FORBIDDEN)
+        await self.refuse(outcome.code, outcome.params, outcome.message)
+        if outcome.code == "stale":
+            await self._send_full_state()
+
+    async def _send_full_state(self) -> None:
+        html, seq = await _db(self._render)()
+        self.seq = max(self.seq, seq)
+        await self.send(text_data=html)
+
+    def _render(self) -> tuple[str, int]:
+        view = table_view(self.table_id)
+        return render_fragment(view, "live", self.language), view["seq"]
+
+    async def screen_fragment(self, event):
+        """A new state published for this table: forward it unless already overtaken."""
+        if event["seq"] <= self.seq:
             return
-        self.versions = {}
-        for table_id, version, html in tiles:
-            group = table_group(table_id)
-            self.groups_joined.append(group)
-            await self.channel_layer.group_add(group, self.channel_name)
-            self.versions[table_id] = version
+        self.seq = event["seq"]
+        await self.send(text_data=event["html"])
+
+    async def access_changed(self, table_id) -> None:
+        self.role = await _db(self._role)()
+
+
+class InspectorConsumer(ScreenConsumer):
+    """The inspector's dashboard: a live tile for every table they oversee."""
+
+    screen = "inspector"
+
+    async def allowed(self) -> bool:
+        return await _db(self.user.has_role)(Role.INSPECTOR)
+
+    def _tables(self) -> list[int]:
+        return list(inspector_tables(user=self.user).values_list("pk", flat=True))
+
+    async def start(self) -> None:
+        self.seqs: dict[int, int] = {}
+        await self._follow(await _db(self._tables)(), send=True)
+
+    async def _follow(self, table_ids: list[int], *, send: bool) -> None:
+        """Watch the tiles of ``table_ids`` (and stop watching the others)."""
+        for table_id in [t for t in self.seqs if t not in table_ids]:
+            await self.leave(fragment_group(table_id, "tile", self.language))
+            del self.seqs[table_id]
+            await self.send(text_data=f'<div id="tile-{int(table_id)}" hx-swap-oob="delete"></div>')
+        for table_id in table_ids:
+            await self.join(fragment_group(table_id, "tile", self.language))
+            await presence.mark(table_topic(table_id), "tile", self.language)
+            if table_id not in self.seqs:
+                self.seqs[table_id] = -1
+                if send:
+                    await self._send_tile(table_id)
+
+    async def _send_tile(self, table_id: int) -> None:
+        html, seq = await _db(self._render)(table_id)
+        if html is not None:
+            self.seqs[table_id] = max(self.seqs.get(table_id, -1), seq)
             await self.send(text_data=html)
 
-    @database_sync_to_async
-    def _tiles(self):
-        if not self.user.has_role(Role.INSPECTOR):
-            return None
-        self.language = screen_language(self.scope)
-        out = []
-        with translation.override(self.language):
-            from game.presenters import table_view
+    def _render(self, table_id: int) -> tuple[str | None, int]:
+        view = table_view(table_id)
+        if view is None:
+            return None, -1
+        return render_fragment(view, "tile", self.language), view["seq"]
 
-            for table in inspector_tables(user=self.user):
-                view = table_view(table)
-                out.append(
-                    (table.pk, view["version"], render_to_string("game/live.html#tile", view))
-                )
-        return out
+    async def sync(self, content: dict) -> None:
+        tables = await _db(self._tables)()
+        new = [t for t in tables if t not in self.seqs]
+        await self._follow(tables, send=True)
+        if content.get("expire_due"):
+            for table_id in tables:
+                await _db(reservation_expire_due)(table_id=table_id)
+        known = content.get("known") if isinstance(content.get("known"), dict) else {}
+        current = await _db(table_sequences)(tables)
+        for table_id in tables:
+            if table_id in new:
+                continue
+            seen = whole_number(known.get(str(table_id)))
+            if seen is None or seen < current.get(table_id, 0):
+                metrics.HEALED.labels(self.screen).inc()
+                await self._send_tile(table_id)
 
-    async def disconnect(self, code):
-        for group in self.groups_joined:
-            await self.channel_layer.group_discard(group, self.channel_name)
-
-    async def receive_json(self, content, **kwargs):
-        # The home screen only listens (commands go through a table's own screen), except
-        # that a countdown at zero asks for due reservations of its tables to end now.
-        if content.get("action") == "sync" and content.get("expire_due"):
-            for table_id in list(self.versions):
-                await database_sync_to_async(reservation_expire_due)(table_id=table_id)
-
-    async def table_revoke(self, event):
-        """An assignment ended: if this inspector no longer oversees the table, its tile
-        leaves the dashboard and its updates stop."""
+    async def screen_fragment(self, event):
         table_id = event.get("table_id")
-        if event.get("user_id") != self.user.pk or table_id is None:
+        if table_id not in self.seqs or event["seq"] <= self.seqs[table_id]:
             return
-        if await self._still_inspects(table_id):
-            return
-        group = table_group(table_id)
-        if group in self.groups_joined:
-            self.groups_joined.remove(group)
-            await self.channel_layer.group_discard(group, self.channel_name)
-        await self.send(text_data=f'<div id="tile-{int(table_id)}" hx-swap-oob="delete"></div>')
+        self.seqs[table_id] = event["seq"]
+        await self.send(text_data=event["html"])
 
-    @database_sync_to_async
-    def _still_inspects(self, table_id) -> bool:
-        return inspector_tables(user=self.user).filter(pk=table_id).exists()
-
-    async def table_state(self, event):
-        table_id = event.get("table_id")
-        if event["version"] < self.versions.get(table_id, -1):
-            return
-        self.versions[table_id] = event["version"]
-        html = event["html"].get(self.language) or next(iter(event["html"].values()))
-        await self.send(text_data=html["tile"])
+    async def access_changed(self, table_id) -> None:
+        """An assignment of this inspector began or ended: add or drop the tile."""
+        await self._follow(await _db(self._tables)(), send=True)

@@ -167,6 +167,23 @@ class TableRound:
         out.add("void")
         return frozenset(out)
 
+    def lone_player(self, reserved=frozenset()) -> dict | None:
+        """Documents 000 and 002 (docs/sources.md): a player who wants the table to himself
+        while boxes are free must bet on every box. When one player (one seat label) has
+        every stake and free, unreserved boxes remain: ``{"seat", "boxes"}`` (the free
+        boxes, comma-separated), else None."""
+        seats = {share.seat for shares in self.shares.values() for share in shares}
+        if len(seats) != 1:
+            return None
+        free = [n for n in self.opening["boxes"] if n not in self.shares and n not in reserved]
+        if not free:
+            return None
+        return {"seat": next(iter(seats)), "boxes": ", ".join(str(n) for n in free)}
+
+    def players(self) -> int:
+        """How many players (seat labels) have a stake in this round."""
+        return len({share.seat for shares in self.shares.values() for share in shares})
+
     def share_payouts(self) -> dict[int, list[dict]]:
         """Each share's part of its box's result, pro rata to stakes (see game.shares)."""
         out = {}

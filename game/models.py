@@ -10,7 +10,11 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from cashdesk.audit import Chained
+from cashdesk.gaming import gaming_day_of
 
 
 class Shoe(models.Model):
@@ -114,8 +118,9 @@ class Round(models.Model):
         return self.status not in (self.Status.CLOSED, self.Status.VOIDED)
 
 
-class RoundEvent(models.Model):
-    """One accepted command of a round, with the engine events it caused. Append-only."""
+class RoundEvent(Chained):
+    """One accepted command of a round, with the engine events it caused. Append-only, and a
+    link of its table's hash chain for the gaming day (cashdesk/audit.py)."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField(_("sequence number"))
@@ -124,12 +129,20 @@ class RoundEvent(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    # Set before the save (not auto_now_add, which sets it during it): the time is hashed.
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
     version = models.PositiveBigIntegerField(_("resulting version"))
+
+    audit_fields = ("round", "seq", "type", "payload", "actor", "created_at", "version")
+
+    def audit_chain_of(self):
+        day = gaming_day_of(self.created_at)
+        return f"round_events:{self.round.table_id}:{day}", day
 
     class Meta:
         ordering = ["round", "seq"]
         constraints = [models.UniqueConstraint(fields=["round", "seq"], name="event_seq_per_round")]
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="roundevent_audit_link")]
 
     def __str__(self) -> str:
         return f"{self.round} #{self.seq} {self.type}"

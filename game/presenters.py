@@ -1,27 +1,38 @@
-"""What a live screen shows, computed once per change from the round's state.
+"""What a live screen shows, as plain data for the templates — pure functions, no query.
 
-Plain data for the templates (language-neutral: labels are chosen in the templates).
-Nothing here decides a total or a payout: every figure comes from the engine's state.
+``round_view(state)`` turns one round's state (a ``TableRound``) into what the table's
+screens show of it; the live screens and the round replay both use it. ``screen_view``
+adds the table, its shoe and its board (staff, notes, alerts, reservations, the shift's
+money), all read beforehand by ``game.selectors.table_snapshot``. Nothing here decides a
+total or a payout: every figure comes from the engine's state; labels are chosen in the
+templates, in the screen's language.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db import models
-from django.utils import timezone
-
 from game import live
-from game.engine import Card, hand_total
-from game.models import ErrorFlag, LiveTable, Round
-from game.services import cut_limits, table_rules
-from staff.selectors import table_staff
-from tables.models import Alert
-from tables.selectors import active_reservations
+from game.cuts import cut_limits
+from game.engine import Card, Rules, hand_total
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+
+
+@dataclass
+class TableSnapshot:
+    """One table as its screens show it, read in one go (``game.selectors``)."""
+
+    table: object  # tables.Table
+    rules: Rules
+    version: int  # the round's version: what a command's expected_version must match
+    seq: int  # the screen sequence: orders the fragments a screen receives
+    shoe: object | None = None  # game.Shoe
+    round: object | None = None  # game.Round (number, pk, snapshot)
+    board: dict = field(default_factory=dict)
 
 
 def card_view(code: str, hidden: bool = False) -> dict:
@@ -53,115 +64,7 @@ def total_view(codes: list[str], *, blackjack: bool = False) -> dict:
     return {"kind": kind, "value": total}
 
 
-def table_view(table, live_row: LiveTable | None = None) -> dict:
-    """The complete state of one table's live screens."""
-    live_row = (
-        live_row
-        or LiveTable.objects.select_related(
-            "current_round", "current_shoe__shuffled_by"
-        ).get_or_create(table=table)[0]
-    )
-    rules = table_rules(table)
-    round_row: Round | None = live_row.current_round
-    shoe = live_row.current_shoe
-    state = live.TableRound.from_dict(round_row.snapshot) if round_row else None
-    view = {
-        "table": table,
-        "table_id": table.pk,
-        "version": live_row.version,
-        "simulated": table.card_entry == table.CardEntry.SIMULATED,
-        "rules": rules,
-        "suits": rules.three_sevens,  # a suited bonus needs suits on every card
-        "ranks": RANKS,
-        "suit_choices": list(SUIT_SYMBOLS.items()),
-        "burn_needed": rules.dealer_cards == "hole" and table.card_entry == "manual",
-        "cut_low": cut_limits(rules.decks)[0],
-        "cut_high": cut_limits(rules.decks)[1],
-        "staff": table_staff(table=table),
-        "shoe": _shoe_view(shoe),
-        "round": None,
-        "phase": "idle",
-        "legal": frozenset(),
-        "flags": list(
-            ErrorFlag.objects.filter(table=table, seen_at__isnull=True).select_related("raised_by")[
-                :5
-            ]
-        ),
-        "last_settlement": _last_settlement(table),
-        "alerts": list(
-            Alert.objects.filter(table=table, acknowledged_at__isnull=True).order_by("-created_at")[
-                :5
-            ]
-        ),
-    }
-    view["reservations"] = [
-        {
-            "box": r.box,
-            "seat": r.seat,
-            "expires_at": r.expires_at,
-            "expires_iso": r.expires_at.isoformat(),
-            "placed_by": r.placed_by,
-        }
-        for r in active_reservations(table=table)
-    ]
-    view["reserved"] = {r["box"] for r in view["reservations"]}
-    view["now_iso"] = timezone.now().isoformat()
-    view["table_open"] = table.status == table.Status.OPEN
-    open_round = state is not None and state.is_open
-    view["can_open_round"] = (
-        not open_round
-        and view["shoe"] is not None
-        and not view["shoe"]["needs_shuffle"]
-        and table.status == table.Status.OPEN
-    )
-    view["can_shuffle"] = not open_round
-    idle = [
-        name
-        for name, allowed in (
-            ("open-round", view["can_open_round"]),
-            ("shuffle", view["can_shuffle"]),
-        )
-        if allowed
-    ]
-    view["legal_list"] = " ".join(idle)
-    view["dashboard"] = _dashboard_view(table, view)
-    if state is None:
-        return view
-    view["round"] = {"number": round_row.number, "status": state.status, "id": round_row.pk}
-    view["phase"] = state.status
-    view["legal"] = state.legal_commands()
-    view["legal_list"] = " ".join(sorted(view["legal"] | set(idle)))
-    view["cut_card_out"] = state.cut_card_out
-    view["corrections"] = state.corrections
-    view["void_reason"] = state.void_reason
-    engine = state.engine
-    view["dealer"] = _dealer_view(state)
-    view["boxes"] = _boxes_view(table, state)
-    view["at_stake"] = _at_stake(state)
-    view["turn"] = engine.turn if state.status in live.OPEN_STATUSES else None
-    view["awaiting"] = engine.awaiting() if state.status in live.OPEN_STATUSES else None
-    view["decision"] = state.status == "players" and "stand" in view["legal"]
-    view["needs_card"] = "card" in view["legal"]
-    view["players_net"] = engine.net
-    view["lone_player"] = _lone_player(table, state, view["reserved"])
-    view["house_net"] = -engine.net
-    return view
-
-
-def _lone_player(table, state: live.TableRound, reserved: set[int]) -> dict | None:
-    """One player at the table with free, unreserved boxes (see game.services)."""
-    if state.status != "betting":
-        return None
-    seats = {share.seat for shares in state.shares.values() for share in shares}
-    if len(seats) != 1:
-        return None
-    free = [n for n in table.box_numbers if n not in state.shares and n not in reserved]
-    if not free:
-        return None
-    return {"seat": next(iter(seats)), "boxes": ", ".join(str(n) for n in free)}
-
-
-def _shoe_view(shoe) -> dict | None:
+def shoe_view(shoe) -> dict | None:
     if shoe is None:
         return None
     return {
@@ -172,11 +75,76 @@ def _shoe_view(shoe) -> dict | None:
         "penetration_pct": round(100 * shoe.penetration),
         "cut_card_out": shoe.cut_card_out,
         "needs_shuffle": shoe.cut_card_out is not None,
-        "shuffled_by": shoe.shuffled_by,
-        "shuffled_at": shoe.shuffled_at,
-        "reason": shoe.get_reason_display(),
         "burn_card": shoe.burn_card,
     }
+
+
+def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()) -> dict:
+    """What the table's screens show of one round in ``state`` (pure)."""
+    engine = state.engine
+    open_ = state.status in live.OPEN_STATUSES
+    legal = state.legal_commands()
+    view = {
+        "phase": state.status,
+        "legal": legal,
+        "cut_card_out": state.cut_card_out,
+        "corrections": state.corrections,
+        "void_reason": state.void_reason,
+        "dealer": _dealer_view(state),
+        "boxes": _boxes_view(state),
+        "at_stake": _at_stake(state),
+        "turn": engine.turn if open_ else None,
+        "awaiting": engine.awaiting() if open_ else None,
+        "decision": state.status == "players" and "stand" in legal,
+        "needs_card": "card" in legal,
+        "players_net": engine.net,
+        "house_net": -engine.net,
+        "lone_player": state.lone_player(reserved) if state.status == "betting" else None,
+    }
+    return view
+
+
+def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
+    """The complete state of one table's live screens and its inspector tile (pure)."""
+    table, rules, board = snap.table, snap.rules, snap.board
+    state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
+    shoe = shoe_view(snap.shoe)
+    reserved = frozenset(r["box"] for r in board.get("reservations", ()))
+    open_round = state is not None and state.is_open
+    table_open = table.status == table.Status.OPEN
+    cut_low, cut_high = cut_limits(rules.decks)
+    view = {
+        "table": table,
+        "table_id": table.pk,
+        "version": snap.version,
+        "seq": snap.seq,
+        "simulated": table.card_entry == table.CardEntry.SIMULATED,
+        "rules": rules,
+        "suits": rules.three_sevens,  # a suited bonus needs suits on every card
+        "burn_needed": rules.dealer_cards == "hole" and table.card_entry == "manual",
+        "cut_low": cut_low,
+        "cut_high": cut_high,
+        "shoe": shoe,
+        "now_iso": now_iso,
+        "table_open": table_open,
+        "reserved": reserved,
+        "round": None,
+        "phase": "idle",
+        "legal": frozenset(),
+        **board,
+    }
+    view["can_open_round"] = (
+        not open_round and shoe is not None and not shoe["needs_shuffle"] and table_open
+    )
+    view["can_shuffle"] = not open_round
+    idle = {"open-round"} if view["can_open_round"] else set()
+    if view["can_shuffle"]:
+        idle.add("shuffle")
+    if state is not None:
+        view["round"] = {"number": snap.round.number, "status": state.status, "id": snap.round.pk}
+        view.update(round_view(state, reserved=reserved))
+    view["legal_list"] = " ".join(sorted(view["legal"] | idle))
+    return view
 
 
 def _dealer_view(state: live.TableRound) -> dict:
@@ -189,26 +157,38 @@ def _dealer_view(state: live.TableRound) -> dict:
     )
     shown = codes[:1] if hide_hole else codes
     cards = [card_view(c) for c in shown] + ([card_view("", hidden=True)] if hide_hole else [])
-    must_draw = None
-    if state.status == "dealer":
-        must_draw = engine.dealer_must_draw()
     return {
         "cards": cards,
         "total": total_view(shown, blackjack=engine.dealer_blackjack and not hide_hole),
-        "must_draw": must_draw,
+        "must_draw": engine.dealer_must_draw() if state.status == "dealer" else None,
     }
 
 
-def _boxes_view(table, state: live.TableRound) -> list[dict]:
+def _hand_view(state: live.TableRound, number: int, index: int, hand) -> dict:
+    turn = state.engine.turn if state.status in ("dealing", "players") else None
+    codes = [c.code for c in hand.cards]
+    return {
+        "index": index + 1,
+        "cards": [card_view(c) for c in codes],
+        "total": total_view(codes, blackjack=hand.blackjack),
+        "bet": hand.bet,
+        "doubled": hand.doubled,
+        "result": hand.result,
+        "settled": hand.settled,
+        "net": hand.net,
+        "is_turn": turn == (number, index) or (state.status == "dealing" and turn == (number, 0)),
+    }
+
+
+def _boxes_view(state: live.TableRound) -> list[dict]:
     engine = state.engine
     seats = {b.number: b for b in engine.seats}
     payouts = state.share_payouts() if state.status in ("settled", "closed") else {}
     paid_now = {}
     for event in state.paid_at_once:
         paid_now.setdefault(event["box"], []).append(event)
-    turn = engine.turn if state.status in ("dealing", "players") else None
     out = []
-    for number in table.box_numbers:
+    for number in state.opening["boxes"]:
         shares = state.shares.get(number, [])
         box = seats.get(number)
         view = {
@@ -224,28 +204,15 @@ def _boxes_view(table, state: live.TableRound) -> list[dict]:
             "paid_at_once": paid_now.get(number, []),
         }
         if box is not None:
-            view["insurance"] = box.insurance
-            view["insurance_max"] = box.bet / 2
-            view["insurance_net"] = box.insurance_net
-            view["even_money"] = box.even_money
-            view["bonuses"] = box.bonuses
-            view["net"] = box.net
-            for index, hand in enumerate(box.hands):
-                codes = [c.code for c in hand.cards]
-                view["hands"].append(
-                    {
-                        "index": index + 1,
-                        "cards": [card_view(c) for c in codes],
-                        "total": total_view(codes, blackjack=hand.blackjack),
-                        "bet": hand.bet,
-                        "doubled": hand.doubled,
-                        "result": hand.result,
-                        "settled": hand.settled,
-                        "net": hand.net,
-                        "is_turn": turn == (number, index)
-                        or (state.status == "dealing" and turn == (number, 0)),
-                    }
-                )
+            view.update(
+                insurance=box.insurance,
+                insurance_max=box.bet / 2,
+                insurance_net=box.insurance_net,
+                even_money=box.even_money,
+                bonuses=box.bonuses,
+                net=box.net,
+                hands=[_hand_view(state, number, i, h) for i, h in enumerate(box.hands)],
+            )
         out.append(view)
     return out
 
@@ -259,54 +226,3 @@ def _at_stake(state: live.TableRound) -> Decimal:
         total += sum((h.bet for h in box.hands), Decimal(0))
         total += box.insurance or 0
     return total
-
-
-def _last_settlement(table) -> dict | None:
-    last = (
-        Round.objects.filter(table=table, status=Round.Status.CLOSED)
-        .order_by("-number")
-        .values("number", "players_net", "closed_at")
-        .first()
-    )
-    if last is None:
-        return None
-    return {
-        "number": last["number"],
-        "house_net": -(last["players_net"] or 0),
-        "closed_at": last["closed_at"],
-    }
-
-
-ATTENTION_SEVERITIES = (Alert.Severity.WARNING, Alert.Severity.CRITICAL)
-
-
-def _dashboard_view(table, view: dict) -> dict:
-    """The inspector's tile: the shift's money and result, who works the table since when
-    (timestamps: the screen counts the minutes), open alerts, and whether the table needs
-    attention (an open warning or critical alert, e.g. idle or rotation, or an observer's
-    note)."""
-    from cashdesk.selectors import table_shift_totals
-    from game.watch import shift_window
-    from staff.models import TableAssignment
-
-    now = timezone.now()
-    day, shift, start = shift_window(now)
-    closed = Round.objects.filter(table=table, status=Round.Status.CLOSED, closed_at__gte=start)
-    rounds = closed.aggregate(n=models.Count("pk"), net=models.Sum("players_net"))
-    open_alerts = Alert.objects.filter(table=table, acknowledged_at__isnull=True)
-    severities = set(open_alerts.values_list("severity", flat=True))
-    return {
-        "shift": shift,
-        **table_shift_totals(table=table, gaming_day=day, shift=shift),
-        "shift_rounds": rounds["n"],
-        "shift_result": -(rounds["net"] or Decimal(0)),
-        "staff": [
-            {"role": a.role, "name": a.user.display_name, "since_iso": a.starts_at.isoformat()}
-            for a in TableAssignment.objects.filter(table=table, ends_at__isnull=True)
-            .select_related("user")
-            .order_by("role")
-        ],
-        "open_alerts": len(severities) and open_alerts.count(),
-        "critical": Alert.Severity.CRITICAL in severities,
-        "attention": bool(severities & set(ATTENTION_SEVERITIES)) or bool(view["flags"]),
-    }

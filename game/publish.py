@@ -1,52 +1,86 @@
-"""Publishing a table's state: render each screen's fragment once per change, fan it out.
+"""Publishing a table: after a commit, render each watched (fragment, language) pair once
+and send it to the screens that show it.
 
-One group per table (``table-<id>``) carries one message per change holding the complete,
-versioned fragments for every screen kind and every interface language; each consumer
-forwards the one its screen and its person's language need. Fragments are complete (never
-deltas), so a lost message heals itself with the next one.
+``floor.changes`` calls :func:`publish_changes` once per committed transaction with the
+tables it changed. For each table, one read (``game.selectors.table_snapshot``: one query
+when only the round changed) and one render per (fragment, language) pair that a connected
+screen watches (``floor.presence``) — the table screens' ``live`` fragment and the
+inspector's ``tile`` — each sent to its own group (``floor.groups``). Fragments are complete
+(never deltas) and carry the table's screen sequence, so a lost one heals with the next one
+or the screen's ``sync``.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.template.loader import render_to_string
-from django.utils import translation
+from django.utils import timezone, translation
 
-from tables.models import Table
+from floor import metrics, presence
+from floor.changes import Changes
+from floor.groups import fragment_group
+from game.presenters import screen_view
+from game.selectors import table_snapshot
 
 log = logging.getLogger(__name__)
 
-
-def table_group(table_id: int) -> str:
-    return f"table-{table_id}"
+TEMPLATES = {"live": "game/live.html#live", "tile": "game/live.html#tile"}
 
 
-def render_fragments(table: Table, languages=None) -> dict:
-    """``{"version": n, "html": {lang: {"live": ..., "tile": ...}}}`` for one table."""
-    from game.presenters import table_view
-
-    view = table_view(table)
-    html = {}
-    for code in languages or [code for code, _ in settings.LANGUAGES]:
-        with translation.override(code):
-            html[code] = {
-                "live": render_to_string("game/live.html#live", view),
-                "tile": render_to_string("game/live.html#tile", view),
-            }
-    return {"version": view["version"], "html": html}
+def table_topic(table_id: int) -> str:
+    """The presence topic of a table's screens."""
+    return f"table.{int(table_id)}"
 
 
-def publish_table(table_id: int) -> None:
-    """Send the new state of ``table_id`` to every screen that shows it."""
-    table = Table.objects.get(pk=table_id)
-    message = render_fragments(table)
-    try:
-        async_to_sync(get_channel_layer().group_send)(
-            table_group(table_id), {"type": "table.state", "table_id": table_id, **message}
-        )
-    except Exception:  # a screen resyncs on reconnect; a lost publish must not undo a command
-        log.exception("publishing table %s failed", table_id)
+def render_fragment(view: dict, fragment: str, language: str) -> str:
+    metrics.RENDERS.labels(fragment).inc()
+    with translation.override(language):
+        return render_to_string(TEMPLATES[fragment], view)
+
+
+def table_view(table_id: int) -> dict | None:
+    """The current view of a table's screens (None: no such table)."""
+    snapshot = table_snapshot(table_id)
+    if snapshot is None:
+        return None
+    return screen_view(snapshot, now_iso=timezone.now().isoformat())
+
+
+def publish_table(table_id: int) -> int:
+    """Send the new state of ``table_id`` to every screen that shows it; returns how many
+    fragments were rendered."""
+    pairs = presence.watched(table_topic(table_id))
+    if not pairs:
+        return 0
+    started = time.perf_counter()
+    view = table_view(table_id)
+    if view is None:
+        return 0
+    layer = get_channel_layer()
+    for fragment, language in sorted(pairs):
+        if fragment not in TEMPLATES:
+            continue
+        message = {
+            "type": "screen.fragment",
+            "table_id": table_id,
+            "fragment": fragment,
+            "seq": view["seq"],
+            "html": render_fragment(view, fragment, language),
+        }
+        try:
+            async_to_sync(layer.group_send)(fragment_group(table_id, fragment, language), message)
+        except Exception:  # a screen heals at its next sync; a lost send never undoes a commit
+            metrics.SEND_FAILURES.inc()
+            log.exception("sending table %s %s/%s failed", table_id, fragment, language)
+    metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
+    return len(pairs)
+
+
+def publish_changes(changes: Changes) -> None:
+    """The ``floor.changes`` subscriber of the live tables."""
+    for table_id in sorted(changes.tables):
+        publish_table(table_id)

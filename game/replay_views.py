@@ -8,13 +8,14 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from floor.parsing import whole_number
 from game import selectors
 from game.models import Round
 from game.replay import replay_steps, step_view
 from staff.access import role_required
 from staff.roles import Role
-from staff.selectors import inspector_tables
 from tables.models import Table
+from tables.selectors import inspector_tables
 
 PAGE_SIZE = 25
 
@@ -97,14 +98,11 @@ def replay(request, round_id: int):
     round_row = get_object_or_404(Round.objects.select_related("table", "shoe"), pk=round_id)
     if not replay_tables(request.user).filter(pk=round_row.table_id).exists():
         raise PermissionDenied
-    steps = replay_steps(round_row)
-    try:
-        current = int(request.GET.get("step", len(steps)))
-    except ValueError:
-        current = len(steps)
-    current = min(max(current, 1), len(steps))
+    steps, state_after = replay_steps(round_row)
+    current = whole_number(request.GET.get("step", len(steps)))
+    current = len(steps) if current is None else min(max(current, 1), len(steps))
     step = steps[current - 1]
-    view = step_view(round_row, step["state"], step["version"])
+    view = step_view(round_row, state_after(current - 1), step["version"])
     return render(
         request,
         "game/replay.html",

@@ -1,9 +1,136 @@
-"""Read paths of the live table."""
+"""Read paths of the live table.
 
-import copy
+``table_snapshot`` is what every screen of a table needs, in one query when nothing but the
+round changed: the table, its live row, its feed (sequence numbers), its shoe and its round;
+the rest — the board: staff, notes, alerts, reservations, the shift's money — is read again
+only when the table's board version moved (``floor.changes``), and kept per process.
+"""
 
+from __future__ import annotations
+
+import threading
+
+from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models.functions import Coalesce, Now
+from django.utils import timezone
+
+from cashdesk.models import RoundResult
+from cashdesk.selectors import table_shift_totals
+from floor.gaming import shift_window
+from floor.models import Alert, TableFeed
+from game.configuration import table_rules
 from game.live import TableRound
-from game.models import Round
+from game.models import ErrorFlag, LiveTable, Round
+from game.presenters import TableSnapshot
+from staff.models import TableAssignment
+from tables.models import Table
+from tables.selectors import active_reservations
+
+ATTENTION_SEVERITIES = (Alert.Severity.WARNING, Alert.Severity.CRITICAL)
+_boards: dict[int, tuple[tuple, dict]] = {}
+_boards_lock = threading.Lock()
+
+
+def table_snapshot(table_id: int) -> TableSnapshot | None:
+    """The table's screens' state; ``None`` when there is no such table."""
+    live_row = (
+        LiveTable.objects.select_related("table", "table__feed", "current_round", "current_shoe")
+        .filter(pk=table_id)
+        .first()
+    )
+    if live_row is None:
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            return None
+        LiveTable.objects.get_or_create(table=table)
+        TableFeed.objects.get_or_create(table=table)
+        return table_snapshot(table_id)
+    table = live_row.table
+    feed = getattr(table, "feed", None)
+    if feed is None:
+        TableFeed.objects.get_or_create(table=table)
+        return table_snapshot(table_id)
+    return TableSnapshot(
+        table=table,
+        rules=table_rules(table),
+        version=live_row.version,
+        seq=feed.seq,
+        shoe=live_row.current_shoe,
+        round=live_row.current_round,
+        board=table_board(table, feed=feed),
+    )
+
+
+def table_board(table, *, feed: TableFeed, now=None) -> dict:
+    """Everything a table's screens show besides the round, cached per process by the
+    table's board version (and the shift: the shift's money starts again at zero)."""
+    day, shift, start = shift_window(now or timezone.now())
+    key = (feed.epoch, feed.board, day, shift)
+    cached = _boards.get(table.pk)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    board = _board_read(table, day=day, shift=shift, start=start)
+    with _boards_lock:
+        _boards[table.pk] = (key, board)
+    return board
+
+
+def _board_read(table, *, day, shift, start) -> dict:
+    assignments = list(
+        TableAssignment.objects.filter(table=table, ends_at__isnull=True)
+        .select_related("user")
+        .order_by("role")
+    )
+    flags = list(
+        ErrorFlag.objects.filter(table=table, seen_at__isnull=True).select_related("raised_by")[:5]
+    )
+    alerts = list(
+        Alert.objects.filter(table=table, acknowledged_at__isnull=True).order_by("-created_at")
+    )
+    severities = {a.severity for a in alerts}
+    reservations = [
+        {
+            "box": r.box,
+            "seat": r.seat,
+            "expires_at": r.expires_at,
+            "expires_iso": r.expires_at.isoformat(),
+            "placed_by": r.placed_by,
+        }
+        for r in active_reservations(table=table)
+    ]
+    results = RoundResult.objects.filter(table=table)
+    last = results.order_by("-closed_at", "-pk").values("round__number", "players_net").first()
+    shift_rounds = results.filter(gaming_day=day, shift=shift).aggregate(
+        n=Count("pk"), net=Sum("players_net")
+    )
+    return {
+        "staff": {a.role: a.user for a in assignments},
+        "flags": flags,
+        "alerts": alerts[:5],
+        "reservations": reservations,
+        "last_settlement": None
+        if last is None
+        else {"number": last["round__number"], "house_net": -last["players_net"]},
+        "dashboard": {
+            "shift": shift,
+            **table_shift_totals(table=table, gaming_day=day, shift=shift),
+            "shift_rounds": shift_rounds["n"],
+            "shift_result": -(shift_rounds["net"] or 0),
+            "staff": [
+                {"role": a.role, "name": a.user.display_name, "since_iso": a.starts_at.isoformat()}
+                for a in assignments
+            ],
+            "open_alerts": len(alerts),
+            "critical": Alert.Severity.CRITICAL in severities,
+            "attention": bool(severities & set(ATTENTION_SEVERITIES)) or bool(flags),
+        },
+    }
+
+
+def boards_forget() -> None:
+    """Drop the cached boards (tests that rewrite the database under a running process)."""
+    with _boards_lock:
+        _boards.clear()
 
 
 def round_events(round_row: Round):
@@ -18,15 +145,28 @@ def round_replay(round_row: Round) -> TableRound:
 
 
 def round_replay_steps(round_row: Round):
-    """Each event with the round's state after it: for the step-by-step replay."""
+    """Each event of the round with a function giving the state after it (a ``TableRound``,
+    computed only when asked, by one pass over the log: O(events) for the whole replay)."""
     events = list(round_events(round_row))
-    state = TableRound(events[0].payload["opening"])
-    # A deep copy: to_dict() shares its lists (actions, corrections) with the live state,
-    # and the next command would otherwise rewrite every earlier step after the fact.
-    yield events[0], copy.deepcopy(state.to_dict())
-    for event in events[1:]:
-        state.apply(event.payload["command"])
-        yield event, copy.deepcopy(state.to_dict())
+    return events, _StateAfter(events)
+
+
+class _StateAfter:
+    """The round's state after event ``i``, replaying forward from the nearest state already
+    computed (an earlier step asked later replays from the opening)."""
+
+    def __init__(self, events):
+        self.events = events
+        self.state = None
+        self.at = -1
+
+    def __call__(self, index: int) -> TableRound:
+        if self.state is None or index < self.at:
+            self.state, self.at = TableRound(self.events[0].payload["opening"]), 0
+        while self.at < index:
+            self.at += 1
+            self.state.apply(self.events[self.at].payload["command"])
+        return TableRound.from_dict(self.state.to_dict())  # a copy: the caller may keep it
 
 
 def rounds_search(
@@ -46,11 +186,6 @@ def rounds_search(
     net, won or lost). ``box``: a stake was on that box. ``with_alert``: an alert of the
     table was raised while the round was open (from its opening to its close, or now).
     """
-    from django.db.models import Exists, OuterRef, Q
-    from django.db.models.functions import Coalesce, Now
-
-    from tables.models import Alert
-
     rows = Round.objects.filter(table__in=tables).select_related("table", "opened_by")
     if table_id is not None:
         rows = rows.filter(table_id=table_id)

@@ -1,35 +1,58 @@
 """Write paths of the live table: every command goes through :func:`command_submit`.
 
 One transaction per command: lock the table's live row (``SELECT ... FOR UPDATE`` on
-PostgreSQL; SQLite serialises writers itself), check the role and the expected version,
-let the engine decide, append the event, save the snapshot, bump the version, and publish
-the new state to every screen of the table once the transaction has committed.
+PostgreSQL; SQLite serialises writers itself), check the person's role and assignment, the
+command id and — for a command that changes the round or the shoe — the round version the
+screen showed; let the table layer and the engine decide; append the event, save the round
+and the shoe, move the round version, and say what changed (``floor.changes``: the screens
+are published once, after the commit).
+
+Two numbers: the **round version** (``LiveTable.version``) moves only with commands that
+change the round or the shoe, and a command of that kind must carry it
+(``expected_version``); a cash-in, a tip, an alert, a note, a reservation or a staff
+change never makes a croupier's next tap stale. The **screen sequence**
+(``floor.TableFeed.seq``) moves with every change a screen shows and orders the fragments.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import secrets
+import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from cashdesk.services import round_result_record
+from floor import metrics
+from floor.alerts import alert_raise
+from floor.changes import table_changed
+from floor.errors import Refused
+from floor.models import Alert
+from floor.parsing import box_number, whole_number
 from game import live
-from game.engine import EngineError, Rules, Shoe
+from game.configuration import house_edge, table_rules
+from game.cuts import cut_limits
+from game.engine import Card, EngineError, Shoe
 from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent
 from game.models import Shoe as ShoeRow
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for, table_staff
+from staff.services import replacement_hand_over_due
 from tables.models import Table
 from tables.selectors import reserved_boxes
+from tables.services import reservation_place, reservation_release
 
 log = logging.getLogger(__name__)
 
-DEALER_COMMANDS = (live.COMMANDS - {"void"}) | {"open-round", "shuffle", "deal-next", "flag-seen"}
+# Commands that change the round or the shoe: they carry the round version the screen
+# showed, are refused ``stale`` when it moved on, and move it.
+ROUND_COMMANDS = live.COMMANDS | {"open-round", "shuffle", "deal-next"}
+DEALER_COMMANDS = (ROUND_COMMANDS - {"void"}) | {"flag-seen"}
 ROLE_COMMANDS = {
     TableRole.DEALING_CROUPIER: DEALER_COMMANDS,
     TableRole.OBSERVING_CROUPIER: frozenset({"flag", "reserve", "release"}),
@@ -38,16 +61,7 @@ ROLE_COMMANDS = {
     Role.PIT_BOSS: frozenset(),
 }
 ALL_COMMANDS = frozenset().union(*ROLE_COMMANDS.values())
-
-
-class CommandRefused(Exception):
-    """A command the table refuses; nothing was changed."""
-
-    def __init__(self, code: str, message: str = "", **params):
-        super().__init__(message or code)
-        self.code = code
-        self.message = message
-        self.params = params
+MAX_FIELD_LENGTH = 500
 
 
 @dataclass
@@ -69,322 +83,317 @@ class Outcome:
         }
 
 
-def live_table_get(table: Table) -> LiveTable:
-    live_row, _ = LiveTable.objects.get_or_create(table=table)
-    return live_row
+@dataclass
+class _Command:
+    """One parsed command: what the screen sent, checked for shape."""
+
+    id: uuid.UUID
+    action: str
+    expected: int | None
+    fields: dict
 
 
-def table_rules(table: Table) -> Rules:
-    return Rules.from_json(table.rules or "standard")
+def command_parse(message) -> _Command | Refused:
+    """The protocol message as a command, or the refusal (``bad_message``: not a command
+    at all; ``bad_action``: an action the table does not know). Only short scalar fields
+    are kept: a list, an object or a long string never reaches the table."""
+    if not isinstance(message, dict):
+        return Refused("bad_message")
+    try:
+        command_id = uuid.UUID(str(message.get("id")))
+    except (TypeError, ValueError, AttributeError):
+        return Refused("bad_message")
+    action = message.get("action")
+    if not isinstance(action, str) or action not in ALL_COMMANDS:
+        return Refused("bad_action")
+    expected = message.get("expected_version")
+    expected = None if expected is None else whole_number(expected)
+    if action in ROUND_COMMANDS and expected is None:
+        return Refused("bad_message")
+    fields = {
+        k: v
+        for k, v in message.items()
+        if k not in ("id", "expected_version", "HEADERS")
+        and isinstance(k, str)
+        and isinstance(v, str | int)
+        and not isinstance(v, bool)
+        and len(str(v)) <= MAX_FIELD_LENGTH
+    }
+    return _Command(id=command_id, action=action, expected=expected, fields=fields)
 
 
-def command_submit(*, table_id: int, actor, command: dict) -> Outcome:
+@dataclass
+class _Context:
+    """What a command's handler works with, inside the command's transaction."""
+
+    table: Table
+    live_row: LiveTable
+    actor: object
+    role: str
+    command: _Command
+    board: bool = False  # something besides the round changed (the publisher re-reads it)
+    round_open: bool | None = None
+    announced: bool = False  # the handler said itself what changed (floor.changes)
+
+    def next_version(self) -> int:
+        self.live_row.version += 1
+        return self.live_row.version
+
+
+def command_submit(*, table_id: int, actor, command) -> Outcome:
     """Apply one command from a screen of ``table_id`` for ``actor``.
 
-    ``command`` is the protocol message: ``{"id": uuid, "expected_version": n,
-    "action": name, ...}``. A repeated ``id`` returns the first outcome and acts only once; a
-    stale ``expected_version`` is refused with code ``stale``. Returns an :class:`Outcome`.
+    ``command`` is the protocol message: ``{"id": uuid, "expected_version": n, "action":
+    name, ...}`` (docs/protocol.md). A repeated ``id`` returns the first outcome and acts
+    only once; a round command whose ``expected_version`` is not the round version now is
+    refused ``stale``. Any refusal changes nothing. Returns an :class:`Outcome`.
     """
+    parsed = command_parse(command)
+    if isinstance(parsed, Refused):
+        return _refused(table_id, parsed, getattr(command, "get", lambda _k: "")("action"))
+    started = time.perf_counter()
     try:
-        command_id = uuid.UUID(str(command.get("id")))
-        expected = command.get("expected_version")
-        if isinstance(expected, bool) or not isinstance(expected, int):
-            expected = int(str(expected))
-    except (TypeError, ValueError, AttributeError):
-        return _refused(table_id, "bad_message")
-    action = command.get("action")
-    if action not in ALL_COMMANDS:
-        return _refused(table_id, "bad_action")
-
-    previous = Command.objects.filter(pk=command_id).first()
-    if previous is not None:
-        return Outcome(**previous.outcome, duplicate=True)
-
-    try:
-        with transaction.atomic():
-            table = Table.objects.get(pk=table_id)
-            live_row = LiveTable.objects.select_for_update().filter(pk=table.pk).first()
-            if live_row is None:  # the table's first command
-                live_table_get(table)
-                live_row = LiveTable.objects.select_for_update().get(pk=table.pk)
-            role = table_role_for(user=actor, table=table)
-            if role is None or action not in ROLE_COMMANDS.get(role, ()):
-                raise CommandRefused("not_your_action")
-            if expected != live_row.version:
-                raise CommandRefused("stale")
-            try:
-                _dispatch(table, live_row, actor, role, action, command)
-            except (ValueError, TypeError, ArithmeticError) as error:
-                # Input no check foresaw: refuse it (nothing is saved) rather than drop the
-                # screen's socket; the log keeps the detail for a fix.
-                log.warning("command %s refused as unreadable: %r", action, error)
-                raise CommandRefused("bad_message") from error
-            live_row.version += 1
-            live_row.save()
-            outcome = Outcome(ok=True, version=live_row.version)
-            Command.objects.create(
-                id=command_id, table=table, actor=actor, action=action, outcome=outcome.to_dict()
-            )
-            table_pk = table.pk
-            transaction.on_commit(lambda: _publish(table_pk))
-    except CommandRefused as refusal:
-        return _refused(table_id, refusal.code, refusal.message, refusal.params)
+        outcome = _submit(table_id, actor, parsed)
+    except Refused as refusal:
+        return _refused(table_id, refusal, parsed.action)
     except EngineError as error:
-        return _refused(table_id, error.code, error.message, error.params)
-    except Table.DoesNotExist:
-        return _refused(table_id, "bad_message")
+        return _refused(table_id, Refused(error.code, error.message, **error.params), parsed.action)
     except IntegrityError:
         # The same id raced in from another worker: the first one won; report its outcome.
-        previous = Command.objects.filter(pk=command_id).first()
+        previous = Command.objects.filter(pk=parsed.id).values_list("outcome", flat=True).first()
         if previous is not None:
-            return Outcome(**previous.outcome, duplicate=True)
-        return _refused(table_id, "stale")
+            return Outcome(**previous, duplicate=True)
+        return _refused(table_id, Refused("stale"), parsed.action)
+    metrics.COMMAND_SECONDS.observe(time.perf_counter() - started)
+    metrics.COMMANDS.labels(parsed.action, "duplicate" if outcome.duplicate else "ok").inc()
     return outcome
 
 
-def _refused(table_id, code, message="", params=None) -> Outcome:
+def _submit(table_id: int, actor, command: _Command) -> Outcome:
+    with transaction.atomic():
+        live_row = (
+            LiveTable.objects.select_for_update(of=("self",))
+            .select_related("table", "current_round", "current_shoe")
+            .filter(pk=table_id)
+            .first()
+        )
+        if live_row is None:
+            raise Refused("bad_message")
+        role = table_role_for(user=actor, table=live_row.table)
+        if role is None or command.action not in ROLE_COMMANDS.get(role, ()):
+            raise Refused("not_your_action")
+        previous = Command.objects.filter(pk=command.id).values_list("outcome", flat=True).first()
+        if previous is not None:
+            return Outcome(**previous, duplicate=True)
+        if command.action in ROUND_COMMANDS and command.expected != live_row.version:
+            raise Refused("stale")
+        ctx = _Context(
+            table=live_row.table, live_row=live_row, actor=actor, role=role, command=command
+        )
+        try:
+            HANDLERS.get(command.action, _round_command)(ctx)
+        except (ValueError, TypeError, ArithmeticError) as error:
+            # Input no check foresaw: refuse it (nothing is saved) rather than drop the
+            # screen's socket; the log keeps the detail for a fix.
+            log.warning("command %s refused as unreadable: %r", command.action, error)
+            raise Refused("bad_message") from error
+        if command.action in ROUND_COMMANDS:
+            live_row.save(update_fields=["version", "current_round", "current_shoe", "updated_at"])
+        outcome = Outcome(ok=True, version=live_row.version)
+        Command.objects.create(
+            id=command.id,
+            table_id=table_id,
+            actor=actor,
+            action=command.action,
+            outcome=outcome.to_dict(),
+        )
+        if not ctx.announced:
+            table_changed(
+                table_id,
+                board=ctx.board,
+                round_open=ctx.round_open,
+                round_number=live_row.current_round.number if ctx.round_open else None,
+            )
+    return outcome
+
+
+def _refused(table_id, refusal: Refused, action="") -> Outcome:
     version = LiveTable.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    if refusal.code == "stale":
+        metrics.STALE_REFUSALS.inc()
+    known = isinstance(action, str) and action in ALL_COMMANDS
+    metrics.COMMANDS.labels(action if known else "?", refusal.code).inc()
+    message = refusal.text if refusal.text != refusal.code else ""
     return Outcome(
         ok=False,
         version=version or 0,
-        code=code,
+        code=refusal.code,
         message=message,
-        params={k: str(v) for k, v in (params or {}).items()},
+        params={k: str(v) for k, v in refusal.refusal_params.items()},
     )
 
 
-def _publish(table_id: int) -> None:
-    from game.publish import publish_table
-
-    publish_table(table_id)
+# -- the round: every command of the table layer and the engine ---------------------------
 
 
-# -- dispatch ---------------------------------------------------------------------------
-
-
-def _dispatch(table, live_row, actor, role, action, command) -> None:
-    if action == "shuffle":
-        return _shuffle(table, live_row, actor, command)
-    if action == "open-round":
-        return _open_round(table, live_row, actor)
-    if action == "flag":
-        return _flag(table, live_row, actor, command)
-    if action == "flag-seen":
-        return _flag_seen(table, actor, command)
-    if action in ("reserve", "release"):
-        return _reservation(table, live_row, actor, action, command)
-    round_row = _current_round(live_row)
+def _current_round(ctx: _Context) -> Round:
+    round_row = ctx.live_row.current_round
     if round_row is None:
-        raise CommandRefused("no_round")
-    if action == "deal-next":
-        if table.card_entry != Table.CardEntry.SIMULATED:
-            raise CommandRefused("simulated_only")
-        return _deal_next(table, live_row, round_row, actor)
-    if action in ("card", "correct-card") and table.card_entry == Table.CardEntry.SIMULATED:
-        raise CommandRefused("manual_only")
+        raise Refused("no_round")
+    return round_row
+
+
+def _round_command(ctx: _Context) -> None:
+    """A command on the current round (bet, card, stand, ..., void): the table layer and the
+    engine decide."""
+    round_row = _current_round(ctx)
+    action = ctx.command.action
+    simulated = ctx.table.card_entry == Table.CardEntry.SIMULATED
+    if action in ("card", "correct-card") and simulated:
+        raise Refused("manual_only")
+    fields = ctx.command.fields
+    state = live.TableRound.from_dict(round_row.snapshot)
     if action == "bet":
-        box = command.get("box")
-        number = box_number(box)
-        if number is not None and number in reserved_boxes(table=table):
-            raise CommandRefused("box_reserved", box=number)
-    if action == "close-bets" and not command.get("occupancy_acknowledged"):
-        _check_occupancy(table, round_row)
-    events = _apply(live_row, round_row, actor, _normalise(command))
+        number = box_number(fields.get("box"))
+        if number is not None and number in reserved_boxes(table=ctx.table):
+            raise Refused("box_reserved", box=number)
+    if action == "close-bets" and not fields.get("occupancy_acknowledged"):
+        lone = state.lone_player(reserved_boxes(table=ctx.table))
+        if lone is not None:
+            raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
+    command = {"action": action, **fields}
+    events = state.apply(command)
+    _record(ctx, round_row, command, events, state)
     if action in ("correct-card", "void"):
-        _alert_for(table, round_row, actor, action, events)
+        _alert_for(ctx, round_row, events)
 
 
-def _alert_for(table, round_row, actor, action, events) -> None:
+def _alert_for(ctx: _Context, round_row: Round, events: list[dict]) -> None:
     """A card correction or a voided round is something the inspector must see."""
-    from tables.models import Alert
-    from tables.services import alert_raise
-
     for event in events:
+        if event.get("kind") in ("correction", "voided"):
+            ctx.announced = True  # the alert says the table changed
         if event.get("kind") == "correction":
             alert_raise(
-                table=table,
+                table_id=ctx.table.pk,
                 kind="card_corrected",
                 params={"round": round_row.number, "old": event["old"], "new": event["new"]},
-                raised_by=actor,
-                publish=False,
+                raised_by=ctx.actor,
             )
         elif event.get("kind") == "voided":
             alert_raise(
-                table=table,
+                table_id=ctx.table.pk,
                 kind="round_voided",
                 params={"round": round_row.number, "reason": event["reason"]},
                 severity=Alert.Severity.CRITICAL,
-                raised_by=actor,
-                publish=False,
+                raised_by=ctx.actor,
             )
 
 
-def _check_occupancy(table, round_row) -> None:
-    """Documents 000 and 002: a player who wants the table to himself while boxes are free
-    must bet on every box. A lone player with free, unreserved boxes left needs the
-    croupier's acknowledgement (``occupancy_acknowledged``) before bets close."""
-    state = live.TableRound.from_dict(round_row.snapshot)
-    seats = {share.seat for shares in state.shares.values() for share in shares}
-    if len(seats) != 1:
-        return
-    taken = set(state.shares) | reserved_boxes(table=table)
-    free = [n for n in table.box_numbers if n not in taken]
-    if free:
-        raise CommandRefused(
-            "lone_player_free_boxes",
-            seat=next(iter(seats)),
-            boxes=", ".join(str(n) for n in free),
-        )
-
-
-def _reservation(table, live_row, actor, action, command) -> None:
-    """The observing croupier puts a token on a box, or takes it off (the player is back)."""
-    from django.core.exceptions import ValidationError
-
-    from tables import services as table_services
-
-    box = box_number(command.get("box"))
-    if box is None:
-        raise CommandRefused("bad_message")
-    try:
-        if action == "reserve":
-            current = live_row.current_round
-            if current is not None and current.is_open:
-                state = live.TableRound.from_dict(current.snapshot)
-                if box in state.shares or box in state.engine.bets:
-                    raise CommandRefused("box_in_play", box=box)
-            table_services.reservation_place(
-                table=table, box=box, seat=str(command.get("seat") or ""), placed_by=actor
-            )
-        else:
-            table_services.reservation_release(table=table, box=box, released_by=actor)
-    except ValidationError as error:
-        raise CommandRefused(error.code or "bad_message", " ".join(error.messages), box=box)
-
-
-def box_number(value) -> int | None:
-    """A box number from a command (an int or ASCII digits), or None."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = str(value if value is not None else "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
-
-
-def _current_round(live_row) -> Round | None:
-    if live_row.current_round_id is None:
-        return None
-    return (
-        Round.objects.select_for_update().select_related("shoe").get(pk=live_row.current_round_id)
-    )
-
-
-def _normalise(command: dict) -> dict:
-    """Keep the command's own fields: no id, version or headers; only short scalars."""
-    return {
-        k: v
-        for k, v in command.items()
-        if k not in ("id", "expected_version", "HEADERS")
-        and isinstance(v, str | int)
-        and not isinstance(v, bool)
-        and len(str(v)) <= 500
-    }
-
-
-def _apply(live_row, round_row, actor, command: dict) -> list[dict]:
-    state = live.TableRound.from_dict(round_row.snapshot)
-    events = state.apply(command)
-    _record(live_row, round_row, actor, command, events, state)
-    return events
-
-
-def _record(live_row, round_row, actor, command, events, state) -> None:
+def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> None:
+    """Append the event, save the round's snapshot and the shoe; at the round's end, its
+    result for the reports and the round boundary (a croupier's hand-over)."""
+    version = ctx.next_version()
     round_row.events_count += 1
-    seq = round_row.events_count
-    version = live_row.version + 1
     RoundEvent.objects.create(
         round=round_row,
-        seq=seq,
+        seq=round_row.events_count,
         type=command["action"],
         payload={"command": command, "events": events},
-        actor=actor,
+        actor=ctx.actor,
         version=version,
     )
     round_row.snapshot = state.to_dict()
     round_row.status = state.status
     round_row.version = version
     round_row.total_bet = sum(state.engine.bets.values(), Decimal(0))
-    if state.status in ("closed", "voided"):
+    ended = state.status in ("closed", "voided")
+    if ended:
         round_row.closed_at = timezone.now()
         round_row.players_net = state.engine.net if state.status == "closed" else Decimal(0)
-    round_row.save()
-    shoe = round_row.shoe
-    shoe.state = state.engine.shoe.to_dict()
-    if state.cut_card_out and shoe.cut_card_out is None:
-        shoe.cut_card_out = state.cut_card_out
-    shoe.save(update_fields=["state", "cut_card_out"])
-    if state.status in ("closed", "voided"):
-        # A round boundary: an approved croupier replacement hands the tablet over now.
-        from staff.services import replacement_hand_over_due
-
-        replacement_hand_over_due(table=round_row.table)
-
-
-def _deal_next(table, live_row, round_row, actor) -> None:
-    """Simulated shoe: the server takes the next card and records it as any card entry."""
-    state = live.TableRound.from_dict(round_row.snapshot)
-    shoe = state.engine.shoe
-    if not shoe.virtual:
-        raise CommandRefused("simulated_only")
-    if (
-        shoe.cut_card_out
-        and state.cut_card_out is None
-        and ("cut-card-out" in state.legal_commands())
-    ):
-        _apply(live_row, round_row, None, {"action": "cut-card-out"})
-        live_row.version += 1
-    card = shoe.next_card().code
-    _apply(live_row, round_row, actor, {"action": "card", "card": card, "simulated": 1})
+    round_row.save(
+        update_fields=[
+            "events_count",
+            "snapshot",
+            "status",
+            "version",
+            "total_bet",
+            "closed_at",
+            "players_net",
+        ]
+    )
+    current_shoe = ctx.live_row.current_shoe
+    shoe = current_shoe if current_shoe and current_shoe.pk == round_row.shoe_id else round_row.shoe
+    shoe_state = state.engine.shoe.to_dict()
+    cut_out = state.cut_card_out if state.cut_card_out and shoe.cut_card_out is None else None
+    if shoe_state != shoe.state or cut_out:
+        shoe.state = shoe_state
+        shoe.cut_card_out = cut_out or shoe.cut_card_out
+        ShoeRow.objects.filter(pk=shoe.pk).update(state=shoe.state, cut_card_out=shoe.cut_card_out)
+    if ended:
+        _round_ended(ctx, round_row, state)
 
 
-def _open_round(table, live_row, actor) -> None:
+def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> None:
+    # The last settlement and the shift's result change; the round is no longer open —
+    # said before the hand-over looks at it.
+    table_changed(ctx.table.pk, board=True, round_open=False, round_number=round_row.number)
+    ctx.announced = True
+    if state.status == "closed":
+        round_result_record(
+            round_id=round_row.pk,
+            table_id=ctx.table.pk,
+            closed_at=round_row.closed_at,
+            hands=sum(1 for box in state.engine.seats if box.bet > 0),
+            total_bet=round_row.total_bet,
+            players_net=round_row.players_net,
+            theoretical_win=round_row.total_bet * (house_edge(ctx.table.rules) or 0),
+        )
+    replacement_hand_over_due(table=ctx.table)
+
+
+# -- commands outside a round --------------------------------------------------------------
+
+
+def _open_round(ctx: _Context) -> None:
+    table, live_row = ctx.table, ctx.live_row
     if table.status != Table.Status.OPEN:
-        raise CommandRefused("table_not_open")
+        raise Refused("table_not_open")
     current = live_row.current_round
     if current is not None and current.is_open:
-        raise CommandRefused("round_in_progress")
+        raise Refused("round_in_progress")
     staff = table_staff(table=table)
     if not all(role in staff for role in TableRole.values):
-        raise CommandRefused("staff_missing")
+        raise Refused("staff_missing")
     shoe = live_row.current_shoe
     if shoe is None or shoe.cut_card_out is not None:
-        raise CommandRefused("shuffle_needed")
-    rules = table_rules(table)
+        raise Refused("shuffle_needed")
     opening = {
-        "rules": rules.to_json(),
+        "rules": table_rules(table).to_json(),
         "limits": {"min": str(table.min_bet), "max": str(table.max_bet)},
         "boxes": table.box_numbers,
         "shoe": shoe.state,
     }
     state = live.TableRound(opening)
-    number = _next_number(Round, table)
-    version = live_row.version + 1
+    version = ctx.next_version()
     round_row = Round.objects.create(
         table=table,
         shoe=shoe,
-        number=number,
+        number=_next_number(Round, table),
         snapshot=state.to_dict(),
         version=version,
-        opened_by=actor,
+        opened_by=ctx.actor,
     )
     RoundEvent.objects.create(
         round=round_row,
         seq=1,
         type="open-round",
         payload={"opening": opening},
-        actor=actor,
+        actor=ctx.actor,
         version=version,
     )
     live_row.current_round = round_row
+    ctx.round_open = True
 
 
 def _next_number(model, table) -> int:
@@ -394,104 +403,151 @@ def _next_number(model, table) -> int:
     return (last.first() or 0) + 1
 
 
-def cut_limits(decks: int) -> tuple[int, int]:
-    """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack (documents 000, 002)."""
-    size = decks * 52
-    return math.ceil(size / 4), size // 3
+def _deal_next(ctx: _Context) -> None:
+    """Simulated shoe: the server takes the next card and records it as any card entry."""
+    if ctx.table.card_entry != Table.CardEntry.SIMULATED:
+        raise Refused("simulated_only")
+    round_row = _current_round(ctx)
+    state = live.TableRound.from_dict(round_row.snapshot)
+    shoe = state.engine.shoe
+    if not shoe.virtual:
+        raise Refused("simulated_only")
+    if (
+        shoe.cut_card_out
+        and state.cut_card_out is None
+        and "cut-card-out" in state.legal_commands()
+    ):
+        command = {"action": "cut-card-out"}
+        _record(ctx, round_row, command, state.apply(command), state)
+    command = {"action": "card", "card": shoe.next_card().code, "simulated": 1}
+    _record(ctx, round_row, command, state.apply(command), state)
 
 
-def _shuffle(table, live_row, actor, command) -> None:
+def _shuffle(ctx: _Context) -> None:
+    table, live_row, fields = ctx.table, ctx.live_row, ctx.command.fields
     current = live_row.current_round
     if current is not None and current.is_open:
-        raise CommandRefused("round_in_progress")
+        raise Refused("round_in_progress")
     rules = table_rules(table)
-    reason = command.get("reason") or ShoeRow.Reason.NEW_SHOE
+    reason = fields.get("reason") or ShoeRow.Reason.NEW_SHOE
     if reason not in ShoeRow.Reason.values:
-        raise CommandRefused("bad_message")
+        raise Refused("bad_message")
     previous = live_row.current_shoe
     if reason == ShoeRow.Reason.PLAYER_REQUEST and previous is not None:
-        if previous.reason == ShoeRow.Reason.PLAYER_REQUEST and _players_last_round(live_row) > 1:
-            raise CommandRefused("reshuffle_limit")
+        players = live.TableRound.from_dict(current.snapshot).players() if current else 0
+        if previous.reason == ShoeRow.Reason.PLAYER_REQUEST and players > 1:
+            raise Refused("reshuffle_limit")
     low, high = cut_limits(rules.decks)
-    try:
-        behind = int(command.get("cards_behind_cut"))
-    except (TypeError, ValueError):
-        raise CommandRefused("bad_cut", low=low, high=high)
-    if not low <= behind <= high:
-        raise CommandRefused("bad_cut", low=low, high=high)
-    cut_by = command.get("cut_by_box")
-    cut_by = box_number(cut_by)
+    behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
+    if behind is None:
+        raise Refused("bad_cut", low=low, high=high)
+    cut_by = box_number(fields.get("cut_by_box"))
     if cut_by is not None and cut_by not in table.box_numbers:
-        raise CommandRefused("unknown_box", box=cut_by)
+        raise Refused("unknown_box", box=cut_by)
     entitled = None
     if previous is not None and previous.cut_card_out:
         entitled = previous.cut_card_out.get("box")  # None: the dealer chooses who cuts
     simulated = table.card_entry == Table.CardEntry.SIMULATED
-    seed = ""
+    seed = secrets.token_hex(8) if simulated else ""
     if simulated:
-        seed = secrets.token_hex(8)
         engine_shoe = Shoe.shuffled(rules.decks, seed)
         engine_shoe.cut = engine_shoe.size - behind
     else:
         engine_shoe = Shoe(rules.decks)
     burn = ""
     if rules.dealer_cards == "hole":
-        if simulated:
-            burn = engine_shoe.draw().code
-        else:
-            from game.engine import Card
-
-            try:
-                card = Card.parse(str(command.get("burn_card") or ""))
-            except EngineError:
-                raise CommandRefused("burn_card_required")
-            engine_shoe.take(card)
-            burn = card.code
-    number = _next_number(ShoeRow, table)
-    shoe = ShoeRow.objects.create(
+        burn = _burn(engine_shoe, fields, simulated)
+    live_row.current_shoe = ShoeRow.objects.create(
         table=table,
-        number=number,
+        number=_next_number(ShoeRow, table),
         decks=rules.decks,
         simulated=simulated,
         seed=seed,
         state=engine_shoe.to_dict(),
         reason=reason,
-        shuffled_by=actor,
+        shuffled_by=ctx.actor,
         cut_entitled_box=entitled,
         cut_by_box=cut_by,
         cards_behind_cut=behind,
         burn_card=burn,
     )
-    live_row.current_shoe = shoe
+    ctx.next_version()
 
 
-def _players_last_round(live_row) -> int:
-    current = live_row.current_round
-    if current is None:
-        return 0
-    state = live.TableRound.from_dict(current.snapshot)
-    return len({share.seat for shares in state.shares.values() for share in shares})
-
-
-def _flag(table, live_row, actor, command) -> None:
-    note = str(command.get("note") or "").strip()
-    if not note:
-        raise CommandRefused("note_required")
-    ErrorFlag.objects.create(
-        table=table, round=live_row.current_round, raised_by=actor, note=note[:1000]
-    )
-    from tables.services import alert_raise
-
-    alert_raise(
-        table=table, kind="flag", params={"note": note[:1000]}, raised_by=actor, publish=False
-    )
-
-
-def _flag_seen(table, actor, command) -> None:
+def _burn(engine_shoe: Shoe, fields: dict, simulated: bool) -> str:
+    """Games with a hole card burn the first card after the shuffle."""
+    if simulated:
+        return engine_shoe.draw().code
     try:
-        flag = ErrorFlag.objects.get(pk=int(command.get("flag")), table=table, seen_at__isnull=True)
-    except (ErrorFlag.DoesNotExist, TypeError, ValueError):
-        raise CommandRefused("bad_message")
-    flag.seen_by = actor
+        card = Card.parse(str(fields.get("burn_card") or ""))
+    except EngineError:
+        raise Refused("burn_card_required")
+    engine_shoe.take(card)
+    return card.code
+
+
+# -- notes and reservations: they change what the screens show, never the round ----------
+
+
+def _flag(ctx: _Context) -> None:
+    note = str(ctx.command.fields.get("note") or "").strip()
+    if not note:
+        raise Refused("note_required")
+    ErrorFlag.objects.create(
+        table=ctx.table, round=ctx.live_row.current_round, raised_by=ctx.actor, note=note[:1000]
+    )
+    alert_raise(
+        table_id=ctx.table.pk, kind="flag", params={"note": note[:1000]}, raised_by=ctx.actor
+    )
+
+
+def _flag_seen(ctx: _Context) -> None:
+    flag = ErrorFlag.objects.filter(
+        pk=whole_number(ctx.command.fields.get("flag"), low=1),
+        table=ctx.table,
+        seen_at__isnull=True,
+    ).first()
+    if flag is None:
+        raise Refused("bad_message")
+    flag.seen_by = ctx.actor
     flag.seen_at = timezone.now()
     flag.save(update_fields=["seen_by", "seen_at"])
+    ctx.board = True
+
+
+def _reserve(ctx: _Context) -> None:
+    """The observing croupier puts a token on a box (a player paused)."""
+    box = box_number(ctx.command.fields.get("box"))
+    if box is None:
+        raise Refused("bad_message")
+    current = ctx.live_row.current_round
+    if current is not None and current.is_open:
+        state = live.TableRound.from_dict(current.snapshot)
+        if box in state.shares or box in state.engine.bets:
+            raise Refused("box_in_play", box=box)
+    reservation_place(
+        table=ctx.table,
+        box=box,
+        seat=str(ctx.command.fields.get("seat") or ""),
+        placed_by=ctx.actor,
+    )
+
+
+def _release(ctx: _Context) -> None:
+    """The player is back: the observing croupier takes the token off."""
+    box = box_number(ctx.command.fields.get("box"))
+    if box is None:
+        raise Refused("bad_message")
+    reservation_release(table=ctx.table, box=box, released_by=ctx.actor)
+    ctx.announced = True
+
+
+HANDLERS: dict[str, Callable[[_Context], None]] = {
+    "shuffle": _shuffle,
+    "open-round": _open_round,
+    "deal-next": _deal_next,
+    "flag": _flag,
+    "flag-seen": _flag_seen,
+    "reserve": _reserve,
+    "release": _release,
+}

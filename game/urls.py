@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import replay_views, views
+from game import config_views, replay_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -9,6 +9,7 @@ urlpatterns = [
     path("inspector/", views.inspector_home, name="inspector_home"),
     path("tables/<int:table_id>/dealer/", views.dealer, name="dealer"),
     path("tables/<int:table_id>/watch/", views.observer, name="observer"),
+    path("tables/<int:table_id>/config/", config_views.table_config, name="table_config"),
     path("rounds/", replay_views.replay_search, name="replay_search"),
     path("rounds/<int:round_id>/", replay_views.replay, name="replay"),
 ]

@@ -1,12 +1,14 @@
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from game.presenters import table_view
-from staff.access import role_required, table_required
+from game.presenters import RANKS, SUIT_SYMBOLS
+from game.publish import render_fragment, table_view
+from staff.access import role_required
 from staff.roles import Role, TableRole
-from staff.selectors import current_table_for, inspector_tables
+from staff.selectors import current_table_for
+from tables.access import table_required
+from tables.selectors import inspector_tables
 
 
 def _to_table_screen(request, role: str, url_name: str, heading: str):
@@ -34,27 +36,35 @@ def observer_home(request):
 @role_required(Role.INSPECTOR)
 def inspector_home(request):
     """One live tile per table this inspector oversees."""
+    language = request.LANGUAGE_CODE
     tiles = [
-        render_to_string("game/live.html#tile", table_view(table))
+        render_fragment(table_view(table.pk), "tile", language)
         for table in inspector_tables(user=request.user)
     ]
     return render(request, "game/inspector_home.html", {"tiles": tiles})
 
 
-def _live_context(table, **extra) -> dict:
-    view = table_view(table)
+def _live_context(request, table, **extra) -> dict:
+    view = table_view(table.pk)
     return {
         "table": table,
         "view": view,
-        "live_html": render_to_string("game/live.html#live", view),
+        "live_html": render_fragment(view, "live", request.LANGUAGE_CODE),
         **extra,
     }
 
 
 @table_required(TableRole.DEALING_CROUPIER)
 def dealer(request, table, table_role):
-    """The dealing croupier's tablet."""
-    return render(request, "game/dealer.html", _live_context(table))
+    """The dealing croupier's tablet (with the card pad on a manual table)."""
+    context = _live_context(request, table)
+    if not context["view"]["simulated"]:
+        context["card_pad"] = {
+            "suits": context["view"]["suits"],
+            "suit_choices": list(SUIT_SYMBOLS.items()),
+            "ranks": RANKS,
+        }
+    return render(request, "game/dealer.html", context)
 
 
 SCREEN_ROLES = {
@@ -74,5 +84,5 @@ def observer(request, table, table_role):
     return render(
         request,
         "game/observer.html",
-        _live_context(table, screen_role=screen_role, screen_title=title),
+        _live_context(request, table, screen_role=screen_role, screen_title=title),
     )

@@ -22,34 +22,22 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from cashdesk.selectors import house_edge
+from floor.alerts import alert_raise
+from floor.gaming import shift_window
+from floor.models import Alert
 from game import detection, detection_records
+from game.configuration import house_edge
 from game.models import Command, Round
 from staff.models import TableAssignment
 from staff.roles import TableRole
-from tables.models import Alert, Table, TableChange
+from tables.models import Table, TableChange
 
 CROUPIER_ROLES = (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
 
 
-def shift_window(moment: dt.datetime) -> tuple[dt.date, int, dt.datetime]:
-    """The gaming day, the shift number and the shift's start for a moment."""
-    from cashdesk.gaming import day_window, gaming_day_of, shift_hours, shift_of
-
-    day = gaming_day_of(moment)
-    shift = shift_of(moment)
-    hour = shift_hours()[shift - 1]
-    start = day_window(day)[0] + dt.timedelta(hours=(hour - settings.GAMING_DAY_START_HOUR) % 24)
-    return day, shift, start
-
-
 def _raise(table: Table, kind: str, params: dict, severity: str) -> Alert:
-    from tables.services import alert_raise
-
-    with transaction.atomic():
-        # alert_raise moves the table's version on, so the screens take the new tile
-        alert = alert_raise(table=table, kind=kind, params=params, severity=severity)
-    return alert
+    with transaction.atomic():  # the screens are published once it commits
+        return alert_raise(table_id=table.pk, kind=kind, params=params, severity=severity)
 
 
 def last_activity(table: Table) -> dt.datetime | None:
@@ -109,7 +97,7 @@ def _edge_and_spread(table: Table) -> tuple[float, float, float]:
     """The table's house edge, one box's standard deviation and the boxes' correlation."""
     preset = (table.rules or {}).get("preset", "standard")
     return (
-        float(house_edge(table)),
+        float(house_edge(table.rules) or 0),
         detection.SD_PER_HAND.get(preset, detection.SD_PER_HAND_DEFAULT),
         detection.BOX_CORRELATION.get(preset, detection.BOX_CORRELATION_DEFAULT),
     )

@@ -20,7 +20,6 @@ class UserAdmin(BaseUserAdmin):
                     "full_name",
                     "employee_number",
                     "preferred_language",
-                    "pin_failures",
                     "pin_locked_at",
                 )
             },

@@ -8,7 +8,7 @@ NAV = [
     (Role.OBSERVING_CROUPIER, "game:observer_home", _("Observe")),
     (Role.INSPECTOR, "game:inspector_home", _("Inspector")),
     (Role.DUTY_ADMINISTRATOR, "cashdesk:duty_home", _("Cash reports")),
-    (Role.DUTY_ADMINISTRATOR, "staff:lockouts", _("Locked PINs")),
+    (Role.DUTY_ADMINISTRATOR, "staff:lockouts", _("Locked sign-ins")),
     (Role.PIT_BOSS, "tables:pit_home", _("Pit")),
 ]
 

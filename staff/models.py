@@ -18,7 +18,6 @@ class User(AbstractUser):
         _("preferred language"), max_length=8, choices=settings.LANGUAGES, blank=True
     )
     pin_hash = models.CharField(_("PIN (hashed)"), max_length=256, blank=True, editable=False)
-    pin_failures = models.PositiveSmallIntegerField(_("wrong PIN tries"), default=0)
     pin_locked_at = models.DateTimeField(_("PIN locked at"), null=True, blank=True)
 
     class Meta:

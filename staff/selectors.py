@@ -1,9 +1,15 @@
 """Read paths for people, roles and assignments."""
 
-from django.db.models import QuerySet
+from datetime import timedelta
 
-from staff.models import TableAssignment, User
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.db.models import F, QuerySet
+from django.utils import timezone
+
+from staff.models import ReplacementRequest, TableAssignment, User
 from staff.roles import Role, TableRole
+from staff.throttle import delay_after
 
 
 def current_assignments(*, user: User) -> QuerySet[TableAssignment]:
@@ -16,32 +22,53 @@ def current_table_for(*, user: User, role: str):
     return assignment.table if assignment else None
 
 
-def inspector_tables(*, user: User):
-    from tables.models import Table
+def inspector_table_ids(*, user: User) -> QuerySet:
+    """The ids of the tables ``user`` oversees now as an inspector (a subquery: use it as
+    ``Table.objects.filter(pk__in=...)``; ``tables.selectors.inspector_tables`` does)."""
+    return TableAssignment.objects.filter(
+        user=user, role=TableRole.INSPECTOR, ends_at__isnull=True
+    ).values("table_id")
 
-    return Table.objects.filter(
-        assignments__user=user,
-        assignments__role=TableRole.INSPECTOR,
-        assignments__ends_at__isnull=True,
-    ).order_by("number")
+
+def inspects(*, user: User, table_id: int) -> bool:
+    """Whether ``user`` is an inspector of ``table_id`` now."""
+    return (
+        user.has_role(Role.INSPECTOR)
+        and TableAssignment.objects.filter(
+            user=user, role=TableRole.INSPECTOR, ends_at__isnull=True, table_id=table_id
+        ).exists()
+    )
+
+
+def current_assignment(*, user: User, table_id: int, role: str) -> TableAssignment | None:
+    """``user``'s current assignment to ``table_id`` in ``role`` (with its table), or None."""
+    return current_assignments(user=user).filter(table_id=table_id, role=role).first()
 
 
 def table_role_for(*, user: User, table) -> str | None:
     """The role under which ``user`` may open ``table``'s live screens, or None.
 
-    Table roles need a current assignment to that table; the duty administrator and the
-    pit boss see every table of the floor (read-only).
+    Table roles need a current assignment to that table and the role itself, both read
+    fresh from the database in one query (every live command asks again: a role taken away
+    or a person deactivated acts no more); the duty administrator and the pit boss see every
+    table of the floor (read-only).
     """
-    if not user.is_authenticated or not user.is_active:
+    if not user.is_authenticated:
         return None
     assigned = set(
-        TableAssignment.objects.filter(user=user, table=table, ends_at__isnull=True).values_list(
-            "role", flat=True
-        )
+        TableAssignment.objects.filter(
+            user=user,
+            table=table,
+            ends_at__isnull=True,
+            user__is_active=True,
+            user__groups__name=F("role"),
+        ).values_list("role", flat=True)
     )
     for role in (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR):
-        if role in assigned and user.has_role(role):
+        if role in assigned:
             return role
+    if not user.is_active:
+        return None
     for role in (Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS):
         if user.has_role(role):
             return role
@@ -62,10 +89,31 @@ def locked_pins() -> QuerySet[User]:
     return User.objects.filter(pin_locked_at__isnull=False).order_by("-pin_locked_at")
 
 
-def replacement_requests(*, tables=None, limit: int | None = None):
-    """Croupier replacement requests, newest first (``tables``: only those tables)."""
-    from staff.models import ReplacementRequest
+def throttled_sources() -> list[dict]:
+    """Sign-in sources (address and name) that wait before their next try or are stopped,
+    with the seconds left, longest first."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    rows = []
+    for attempt in AccessAttempt.objects.filter(
+        attempt_time__gte=since, failures_since_start__gt=settings.SIGN_IN_FREE_TRIES
+    ).order_by("-attempt_time")[:200]:
+        stopped = attempt.failures_since_start >= settings.AXES_FAILURE_LIMIT
+        pause = (
+            settings.AXES_COOLOFF_TIME
+            if stopped
+            else timedelta(seconds=delay_after(attempt.failures_since_start))
+        )
+        left = (attempt.attempt_time + pause - timezone.now()).total_seconds()
+        if left > 0:
+            rows.append(
+                {"attempt": attempt, "stopped": stopped, "until": attempt.attempt_time + pause}
+            )
+    return rows
 
+
+def replacement_requests(*, tables=None, limit: int | None = None):
+    """Croupier replacement requests, newest first (``tables``: only those tables, a list of
+    tables or ids, or a subquery of ids)."""
     rows = ReplacementRequest.objects.select_related(
         "table", "current_person", "requested_by", "decided_by", "replacement"
     )
@@ -76,8 +124,6 @@ def replacement_requests(*, tables=None, limit: int | None = None):
 
 def replacement_open(*, tables=None):
     """Requests still waiting: for a decision, or (approved) for the round boundary."""
-    from staff.models import ReplacementRequest
-
     return replacement_requests(tables=tables).filter(
         status__in=[ReplacementRequest.Status.REQUESTED, ReplacementRequest.Status.APPROVED]
     )

@@ -1,8 +1,11 @@
 """Write paths for people, roles, PINs and table assignments."""
 
+import logging
 import re
 
+from axes.models import AccessAttempt, AccessFailureLog
 from django.conf import settings
+from django.contrib.auth import authenticate
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import Group, Permission
 from django.core.exceptions import ValidationError
@@ -11,8 +14,15 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from staff.models import TableAssignment, User
+from floor.alerts import alert_raise
+from floor.changes import access_changed, table_changed
+from floor.models import Alert, TableFeed
+from staff.models import ReplacementRequest, TableAssignment, User
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
+from staff.selectors import table_staff
+from staff.throttle import name_under_attack, sign_in_name, throttled_message, wait_notice
+
+log = logging.getLogger(__name__)
 
 # ASCII digits only: \d would also take other scripts' digits, and $ a trailing newline.
 PIN_RE = re.compile(r"^[0-9]{4,6}\Z")
@@ -20,6 +30,18 @@ PIN_RE = re.compile(r"^[0-9]{4,6}\Z")
 
 class PinError(Exception):
     """A PIN sign-in was refused; ``str(error)`` is the message for the screen."""
+
+    def __init__(self, message: str, code: str = "wrong"):
+        super().__init__(message)
+        self.code = code
+
+
+# Who signs in with a PIN at the table tablet; everyone else uses a password.
+PIN_ROLES = (Role.DEALING_CROUPIER, Role.OBSERVING_CROUPIER)
+
+
+def may_use_pin(user: User) -> bool:
+    return any(user.has_role(role) for role in PIN_ROLES)
 
 
 def role_group(role: str) -> Group:
@@ -44,63 +66,147 @@ def user_grant_roles(*, user: User, roles: list[str]) -> None:
 
 
 def pin_set(*, user: User, pin: str) -> None:
-    """Store a new table PIN (4 to 6 digits), hashed, and clear any lockout."""
+    """Store a new table PIN (4 to 6 digits), hashed, and clear any lockout. Only croupiers
+    sign in with a PIN."""
+    if not may_use_pin(user):
+        raise ValidationError(
+            _("Only croupiers sign in with a PIN; %(person)s signs in with a password.")
+            % {"person": user.display_name},
+            code="not_croupier",
+        )
     if not PIN_RE.match(pin or ""):
         raise ValidationError(_("A PIN is 4 to 6 digits."))
     user.pin_hash = make_password(pin)
-    user.pin_failures = 0
     user.pin_locked_at = None
-    user.save(update_fields=["pin_hash", "pin_failures", "pin_locked_at"])
+    user.save(update_fields=["pin_hash", "pin_locked_at"])
 
 
-def pin_authenticate(*, identifier: str, pin: str) -> User:
-    """Return the active person whose username or employee number and PIN match.
+def pin_check(*, identifier: str, pin: str) -> User:
+    """The croupier whose username or employee number and PIN these are, or a
+    :class:`PinError` (code ``wrong``, ``locked`` or ``not_croupier``).
 
-    Every wrong PIN counts against that person; after ``PIN_MAX_FAILURES`` wrong tries the
-    PIN is locked until a duty administrator unlocks it. Raises :class:`PinError`.
+    The check behind ``staff.backends.PinBackend``: screens sign in through
+    ``django.contrib.auth.authenticate(request, pin_identifier=..., pin=...)``, which
+    throttles the source first (staff/throttle.py). An unknown name costs one PIN hash like a
+    known one and gets the same answer as a wrong PIN. A locked PIN (or a name under attack
+    from several sources) is refused whatever the PIN; a right PIN of someone who is not a
+    croupier says to use the password.
     """
     identifier = (identifier or "").strip()
-    generic = PinError(_("Wrong name or PIN."))
-    if not identifier or not pin:
-        raise generic
+    pin = pin or ""
+    user = None
+    if identifier and len(identifier) <= 150:
+        user = (
+            User.objects.filter(
+                Q(username__iexact=identifier) | Q(employee_number=identifier), is_active=True
+            )
+            .order_by("pk")
+            .first()
+        )
+    if user is not None and user.pin_hash:
+        right = check_password(pin, user.pin_hash) and bool(PIN_RE.match(pin))
+    else:
+        make_password(pin)  # as long as a real check: no faster answer for an unknown name
+        right = False
+    name = user.username.lower() if user is not None else identifier.lower()
+    if (user is not None and user.pin_locked_at is not None) or (
+        user is None and name_under_attack(name)
+    ):
+        raise PinError(
+            _("This PIN is locked after too many wrong tries. Ask the duty administrator."),
+            code="locked",
+        )
+    if not right:
+        raise PinError(_("Wrong name or PIN."))
+    if not may_use_pin(user):
+        raise PinError(
+            _("PIN sign-in is for croupiers only: sign in with your password."),
+            code="not_croupier",
+        )
+    return user
+
+
+def pin_sign_in(*, request, identifier: str, pin: str) -> User:
+    """Sign-in at the tablet: the throttled check (staff/throttle.py), then the PIN.
+
+    Raises :class:`PinError` with the message for the screen: the same for an unknown name
+    and a wrong PIN, with the wait the source now has; a source at its stop is told so.
+    Wrong PINs for one name from several sources lock that person's PIN
+    (:func:`pin_lock_if_attacked`).
+    """
+    user = authenticate(request, pin_identifier=identifier, pin=pin)
+    if user is not None:
+        return user
+    name = sign_in_name(request, {"pin_identifier": identifier})
+    request.sign_in_explained = True
+    if getattr(request, "axes_locked_out", False):
+        raise PinError(throttled_message(request, name), code="throttled")
+    refusal = getattr(request, "pin_refusal", None) or PinError(_("Wrong name or PIN."))
+    if refusal.code == "wrong" and pin_lock_if_attacked(name=name):
+        refusal = PinError(
+            _("This PIN is locked after too many wrong tries. Ask the duty administrator."),
+            code="locked",
+        )
+    notice = wait_notice(request, name)
+    raise PinError(f"{refusal} {notice}".strip(), code=refusal.code)
+
+
+def pin_lock_if_attacked(*, name: str | None) -> bool:
+    """Lock the PIN of the person called ``name`` once wrong PINs for that name came from
+    several sources (:func:`staff.throttle.name_under_attack`), and alert the duty
+    administrator. True when the name is (now) under attack, known or not."""
+    if not name_under_attack(name):
+        return False
     with transaction.atomic():
         user = (
             User.objects.select_for_update()
-            .filter(Q(username__iexact=identifier) | Q(employee_number=identifier), is_active=True)
+            .filter(username__iexact=name, pin_locked_at__isnull=True)
             .first()
         )
-        if user is None or not user.pin_hash:
-            raise generic
-        if user.pin_locked_at is not None:
-            raise PinError(
-                _("This PIN is locked after too many wrong tries. Ask the duty administrator.")
-            )
-        if PIN_RE.match(pin) and check_password(pin, user.pin_hash):
-            if user.pin_failures:
-                user.pin_failures = 0
-                user.save(update_fields=["pin_failures"])
-            return user
-        user.pin_failures += 1
-        fields = ["pin_failures"]
-        if user.pin_failures >= settings.PIN_MAX_FAILURES:
-            user.pin_locked_at = timezone.now()
-            fields.append("pin_locked_at")
-        user.save(update_fields=fields)
-    if user.pin_locked_at is not None:
-        raise PinError(
-            _("Too many wrong tries: this PIN is now locked. Ask the duty administrator.")
-        )
-    left = settings.PIN_MAX_FAILURES - user.pin_failures
-    raise PinError(_("Wrong name or PIN. Tries left before the lock: %(left)d.") % {"left": left})
+        if user is None:
+            return True
+        user.pin_locked_at = timezone.now()
+        user.save(update_fields=["pin_locked_at"])
+        pin_lock_alert(user)
+    return True
+
+
+def pin_lock_alert(user: User) -> None:
+    """Tell the duty administrator that ``user``'s PIN was locked after wrong PINs from
+    several sources: a critical alert on the duty home (no table), and the log."""
+    log.warning(
+        "PIN of %s locked after wrong PINs from several sources; unlock at /staff/lockouts/",
+        user.username,
+    )
+    alert_raise(
+        table_id=None,
+        kind="pin_locked",
+        params={"name": user.display_name},
+        severity=Alert.Severity.CRITICAL,
+    )
 
 
 def pin_unlock(*, user: User, unlocked_by: User) -> None:
-    """Clear a PIN lockout (the duty administrator's action)."""
+    """Clear a PIN lockout (the duty administrator's action), and forget the wrong tries
+    counted against the name, so the next wrong PIN does not lock it again at once."""
     if not unlocked_by.has_role(Role.DUTY_ADMINISTRATOR) and not unlocked_by.is_superuser:
         raise ValidationError(_("Only the duty administrator unlocks a PIN."))
-    user.pin_failures = 0
-    user.pin_locked_at = None
-    user.save(update_fields=["pin_failures", "pin_locked_at"])
+    name = user.username.lower()
+    with transaction.atomic():
+        user.pin_locked_at = None
+        user.save(update_fields=["pin_locked_at"])
+        AccessAttempt.objects.filter(username=name).delete()
+        AccessFailureLog.objects.filter(username=name).delete()
+    log.info("PIN of %s unlocked by %s", user.username, unlocked_by.username)
+
+
+def sign_in_source_lift(*, attempt_id: int, lifted_by: User) -> None:
+    """Lift the wait or stop of one source (address and name) before it ends by itself."""
+    if not lifted_by.has_role(Role.DUTY_ADMINISTRATOR) and not lifted_by.is_superuser:
+        raise ValidationError(_("Only the duty administrator lifts a stopped sign-in."))
+    deleted, _rows = AccessAttempt.objects.filter(pk=attempt_id).delete()
+    if deleted:
+        log.info("sign-in source %s lifted by %s", attempt_id, lifted_by.username)
 
 
 def user_set_language(*, user: User, language: str) -> None:
@@ -143,7 +249,7 @@ def assignment_start(
                 )
             current.ends_at = now
             current.save(update_fields=["ends_at"])
-            _revoke_screens_on_commit(table_id=table.pk, user_id=current.user_id)
+            access_changed(user_id=current.user_id, table_id=table.pk)
         if role != TableRole.INSPECTOR:
             elsewhere = TableAssignment.objects.filter(
                 user=user,
@@ -160,54 +266,26 @@ def assignment_start(
         )
         assignment.full_clean()
         assignment.save()
+        table_changed(table.pk, duty=True)  # the staff line of the table's screens
+        access_changed(user_id=user.pk, table_id=table.pk)  # e.g. a dashboard's new tile
     return assignment
 
 
 def assignment_end(*, assignment: TableAssignment) -> None:
     """End a current assignment now (history is kept)."""
+    """End a current assignment now (history is kept). The person's open screens of the
+    table close at once (4403), not only their right to send commands."""
     if assignment.ends_at is None:
-        assignment.ends_at = timezone.now()
-        assignment.save(update_fields=["ends_at"])
-        _revoke_screens_on_commit(table_id=assignment.table_id, user_id=assignment.user_id)
-
-
-def _revoke_screens_on_commit(*, table_id: int, user_id: int) -> None:
-    """A person whose assignment ended loses the table's live screens at once (their open
-    sockets close with 4403), not only their right to send commands."""
-
-    def revoke():
-        from asgiref.sync import async_to_sync
-        from channels.layers import get_channel_layer
-
-        from game.publish import table_group
-
-        async_to_sync(get_channel_layer().group_send)(
-            table_group(table_id),
-            {"type": "table.revoke", "table_id": table_id, "user_id": user_id},
-        )
-
-    transaction.on_commit(revoke)
+        with transaction.atomic():
+            assignment.ends_at = timezone.now()
+            assignment.save(update_fields=["ends_at"])
+            access_changed(user_id=assignment.user_id, table_id=assignment.table_id)
+            table_changed(assignment.table_id, duty=True)
 
 
 # -- croupier replacement -------------------------------------------------------------------
 
 CROUPIER_ROLES = (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
-
-
-def _publish_replacements_on_commit(table_id: int | None = None) -> None:
-    """After the write commits: the duty administrators' panel, and the table's screens
-    (whose staff line changes when a croupier hands over)."""
-
-    def publish():
-        from staff.publish import publish_replacements
-
-        publish_replacements()
-        if table_id is not None:
-            from game.publish import publish_table
-
-            publish_table(table_id)
-
-    transaction.on_commit(publish)
 
 
 def replacement_request(*, table, role: str, reason: str, requested_by: User):
@@ -216,9 +294,6 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
     Refused when the person asking does not oversee the table now, when nobody holds the
     role, when the reason is empty, or when a request for that role is already open.
     """
-    from staff.models import ReplacementRequest
-    from staff.selectors import table_staff
-
     reason = (reason or "").strip()
     if role not in CROUPIER_ROLES:
         raise ValidationError(_("Only a croupier can be replaced this way."), code="bad_role")
@@ -256,13 +331,11 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
         )
         request.full_clean()
         request.save()
-        _publish_replacements_on_commit()
+        table_changed(table.pk, duty=True)
     return request
 
 
 def _decided(request_id: int, decided_by: User):
-    from staff.models import ReplacementRequest
-
     if not decided_by.has_role(Role.DUTY_ADMINISTRATOR):
         raise ValidationError(
             _("Only the duty administrator decides a replacement."), code="not_duty"
@@ -278,6 +351,11 @@ def _decided(request_id: int, decided_by: User):
             },
             code="already_decided",
         )
+    if request.requested_by_id == decided_by.pk:
+        raise ValidationError(
+            _("Who asks never decides: another duty administrator decides your own request."),
+            code="own_request",
+        )
     return request
 
 
@@ -288,8 +366,6 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
     once when no round is open at the table, otherwise when its round closes or is voided
     (:func:`replacement_hand_over_due`). Deciding a request twice is refused.
     """
-    from staff.models import ReplacementRequest
-
     with transaction.atomic():
         request = _decided(request_id, decided_by)
         if replacement is None or not replacement.is_active:
@@ -317,16 +393,14 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
         request.decision_note = (note or "").strip()[:1000]
         request.full_clean()
         request.save()
+        table_changed(request.table_id, duty=True)
         replacement_hand_over_due(table=request.table)
-        _publish_replacements_on_commit(request.table_id)
     request.refresh_from_db()
     return request
 
 
 def replacement_reject(*, request_id: int, decided_by: User, note: str):
     """The duty administrator rejects a request, saying why. Deciding twice is refused."""
-    from staff.models import ReplacementRequest
-
     note = (note or "").strip()
     if not note:
         raise ValidationError(_("Say why the request is rejected."), code="note_required")
@@ -338,7 +412,7 @@ def replacement_reject(*, request_id: int, decided_by: User, note: str):
         request.decision_note = note[:1000]
         request.full_clean()
         request.save()
-        _publish_replacements_on_commit()
+        table_changed(request.table_id, duty=True)
     return request
 
 
@@ -351,11 +425,9 @@ def replacement_hand_over_due(*, table) -> list:
     meanwhile) stays approved and is tried again at the next boundary; it never blocks the
     round's own command.
     """
-    from game.models import LiveTable
-    from staff.models import ReplacementRequest
-
-    live_row = LiveTable.objects.filter(table=table).select_related("current_round").first()
-    if live_row is not None and live_row.current_round and live_row.current_round.is_open:
+    # Under the feed row's lock: a round cannot open at this table while we hand over.
+    feed = TableFeed.objects.select_for_update().filter(pk=table.pk).first()
+    if feed is not None and feed.round_open:
         return []
     done = []
     for request in (
@@ -379,5 +451,5 @@ def replacement_hand_over_due(*, table) -> list:
             continue
         done.append(request)
     if done:
-        _publish_replacements_on_commit(table.pk)
+        table_changed(table.pk, duty=True)
     return done

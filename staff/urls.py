@@ -11,6 +11,7 @@ urlpatterns = [
     path("home/", views.home, name="home"),
     path("lockouts/", views.lockouts_view, name="lockouts"),
     path("lockouts/<int:user_id>/unlock/", views.unlock_view, name="unlock"),
+    path("lockouts/sources/<int:attempt_id>/lift/", views.source_lift_view, name="source_lift"),
     path(
         "tables/<int:table_id>/replacement/",
         views.replacement_request_view,

@@ -11,11 +11,22 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from staff import selectors, services
-from staff.access import role_required, table_required
-from staff.models import User
+from staff.access import role_required
+from staff.models import ReplacementRequest, User
 from staff.roles import HOME_ORDER, Role, TableRole
+from staff.throttle import sign_in_name, throttled_message, wait_notice
 
-LANGUAGE_COOKIE = "django_language"
+
+def _set_language_cookie(response, language: str) -> None:
+    """The language cookie with the project's flags (Secure in production, HttpOnly)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
 
 
 def _safe_next(request, fallback: str) -> str:
@@ -31,29 +42,46 @@ def _signed_in(request, user: User):
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     response = redirect(_safe_next(request, reverse("staff:home")))
     if user.preferred_language:
-        response.set_cookie(LANGUAGE_COOKIE, user.preferred_language, samesite="Lax")
+        _set_language_cookie(response, user.preferred_language)
     return response
 
 
 def login_view(request):
-    """Username and password: for the inspector, the duty administrator and the pit boss."""
+    """Username and password: for the inspector, the duty administrator and the pit boss.
+
+    Throttled per source like every sign-in (staff/throttle.py): a source that must wait is
+    told how long, in place of the form's own message.
+    """
+    error = ""
     if request.method == "POST":
         form = AuthenticationForm(request, data=request.POST)
         if form.is_valid():
             return _signed_in(request, form.get_user())
+        request.sign_in_explained = True
+        name = sign_in_name(request, None)
+        if getattr(request, "axes_locked_out", False):
+            error = throttled_message(request, name)
+        else:
+            error = " ".join([*form.non_field_errors(), wait_notice(request, name)]).strip()
     else:
         form = AuthenticationForm(request)
-    return render(request, "staff/login.html", {"form": form, "next": _safe_next(request, "")})
+    return render(
+        request,
+        "staff/login.html",
+        {"form": form, "error": error, "next": _safe_next(request, "")},
+    )
 
 
 def pin_login_view(request):
-    """Name (or employee number) and PIN: for the table tablet."""
+    """Name (or employee number) and PIN: for croupiers at the table tablet."""
     error = ""
     identifier = ""
     if request.method == "POST":
         identifier = request.POST.get("identifier", "")
         try:
-            user = services.pin_authenticate(identifier=identifier, pin=request.POST.get("pin", ""))
+            user = services.pin_sign_in(
+                request=request, identifier=identifier, pin=request.POST.get("pin", "")
+            )
         except services.PinError as exc:
             error = str(exc)
         else:
@@ -83,7 +111,7 @@ def language_view(request):
         return response
     if request.user.is_authenticated:
         services.user_set_language(user=request.user, language=language)
-    response.set_cookie(LANGUAGE_COOKIE, language, samesite="Lax", max_age=365 * 24 * 3600)
+    _set_language_cookie(response, language)
     return response
 
 
@@ -111,8 +139,13 @@ ROLE_HOME_URLS = {
 
 @role_required(Role.DUTY_ADMINISTRATOR)
 def lockouts_view(request):
-    """PINs locked after too many wrong tries; the duty administrator unlocks them."""
-    return render(request, "staff/lockouts.html", {"locked": selectors.locked_pins()})
+    """Locked PINs and sign-in sources that wait or are stopped; the duty administrator
+    unlocks a PIN or lifts a source."""
+    return render(
+        request,
+        "staff/lockouts.html",
+        {"locked": selectors.locked_pins(), "sources": selectors.throttled_sources()},
+    )
 
 
 @role_required(Role.DUTY_ADMINISTRATOR)
@@ -121,6 +154,14 @@ def unlock_view(request, user_id: int):
     person = get_object_or_404(User, pk=user_id)
     services.pin_unlock(user=person, unlocked_by=request.user)
     messages.success(request, _("PIN unlocked for %(person)s.") % {"person": person.display_name})
+    return redirect("staff:lockouts")
+
+
+@role_required(Role.DUTY_ADMINISTRATOR)
+@require_POST
+def source_lift_view(request, attempt_id: int):
+    services.sign_in_source_lift(attempt_id=attempt_id, lifted_by=request.user)
+    messages.success(request, _("The sign-in source may try again."))
     return redirect("staff:lockouts")
 
 
@@ -143,9 +184,16 @@ def _error_text(error) -> str:
     return " ".join(error.messages)
 
 
-@table_required(TableRole.INSPECTOR)
-def replacement_request_view(request, table, table_role):
-    """The inspector asks the duty administrator to replace a croupier of this table."""
+@role_required(Role.INSPECTOR)
+def replacement_request_view(request, table_id: int):
+    """The inspector asks the duty administrator to replace a croupier of this table (only
+    a current inspector of it: the table comes with their assignment)."""
+    assignment = selectors.current_assignment(
+        user=request.user, table_id=table_id, role=TableRole.INSPECTOR
+    )
+    if assignment is None:
+        raise PermissionDenied
+    table = assignment.table
     error = ""
     status = 200
     if request.method == "POST":
@@ -182,7 +230,7 @@ def replacements_view(request):
     inspector those of the tables they oversee now."""
     tables = None
     if not request.user.has_role(Role.DUTY_ADMINISTRATOR):
-        tables = selectors.inspector_tables(user=request.user)
+        tables = selectors.inspector_table_ids(user=request.user)
     return render(
         request,
         "staff/replacements.html",
@@ -194,8 +242,6 @@ def replacements_view(request):
 @role_required(Role.DUTY_ADMINISTRATOR)
 def replacement_decide_view(request):
     """Approve (naming the replacement) or reject (with a note) one request."""
-    from staff.models import ReplacementRequest
-
     try:
         request_id = int(request.POST.get("request", ""))
         replacement_request = ReplacementRequest.objects.get(pk=request_id)

@@ -110,66 +110,6 @@ class Table(models.Model):
         return timedelta(minutes=self.reservation_minutes)
 
 
-class Alert(models.Model):
-    """Something the inspector (and the duty administrator) must see and acknowledge.
-
-    Raised through ``tables.services.alert_raise``; kinds are stable codes (e.g.
-    ``reservation_expiring``, ``cash_in_large``, ``recount_mismatch``, ``flag``) whose
-    messages are translated on the screens. Never deleted; acknowledging is a new fact.
-    """
-
-    class Severity(models.TextChoices):
-        INFO = "info", _("Information")
-        WARNING = "warning", _("Warning")
-        CRITICAL = "critical", _("Critical")
-
-    table = models.ForeignKey(
-        Table,
-        on_delete=models.PROTECT,
-        related_name="alerts",
-        null=True,
-        blank=True,
-        verbose_name=_("table"),
-    )
-    kind = models.CharField(_("kind"), max_length=40)
-    severity = models.CharField(
-        _("severity"), max_length=10, choices=Severity.choices, default=Severity.WARNING
-    )
-    params = models.JSONField(_("details"), default=dict, blank=True)
-    created_at = models.DateTimeField(_("raised at"), auto_now_add=True)
-    raised_by = models.ForeignKey(
-        "staff.User",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("raised by"),
-    )
-    acknowledged_by = models.ForeignKey(
-        "staff.User",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("acknowledged by"),
-    )
-    acknowledged_at = models.DateTimeField(_("acknowledged at"), null=True, blank=True)
-    acknowledgement_note = models.TextField(_("acknowledgement note"), blank=True)
-
-    class Meta:
-        verbose_name = _("alert")
-        verbose_name_plural = _("alerts")
-        ordering = ["-created_at"]
-        indexes = [models.Index(fields=["table", "acknowledged_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.kind} — {self.table or '—'}"
-
-    @property
-    def open(self) -> bool:
-        return self.acknowledged_at is None
-
-
 class ChipCount(models.Model):
     """A count of a table's chip float by denomination.
 

@@ -1,10 +1,20 @@
-"""Read paths for pits, tables, their history, checklists and reservations."""
+"""Read paths for pits, tables, their history, checklists, reservations and alerts."""
 
-from tables.models import Alert, ChipCount, Reservation, Table, TableChange
+from django.db.models import Q
+
+from floor.models import Alert
+from staff.roles import Role
+from staff.selectors import inspector_table_ids
+from tables.models import ChipCount, Reservation, Table, TableChange
 
 
 def floor_tables():
     return Table.objects.select_related("pit").order_by("number")
+
+
+def inspector_tables(*, user):
+    """The tables ``user`` oversees now as an inspector, by number."""
+    return Table.objects.filter(pk__in=inspector_table_ids(user=user)).order_by("number")
 
 
 def active_reservations(*, table: Table):
@@ -51,16 +61,11 @@ def last_chip_count(*, table: Table, kind: str) -> ChipCount | None:
 def alerts_visible_to(*, user):
     """The alerts a person may read: the duty administrator every alert, an inspector those
     of the tables they oversee now (and alerts of no table); nobody else any."""
-    from django.db.models import Q
-
-    from staff.roles import Role
-    from staff.selectors import inspector_tables
-
     alerts = Alert.objects.select_related("table", "raised_by", "acknowledged_by")
     if user.has_role(Role.DUTY_ADMINISTRATOR):
         return alerts
     if user.has_role(Role.INSPECTOR):
-        return alerts.filter(Q(table__in=inspector_tables(user=user)) | Q(table__isnull=True))
+        return alerts.filter(Q(table_id__in=inspector_table_ids(user=user)) | Q(table__isnull=True))
     return alerts.none()
 
 
@@ -78,8 +83,6 @@ def alert_history(*, user, table: int | None = None, kind: str = "", open_only: 
 
 def open_alerts(*, limit: int = 20):
     """Alerts not yet acknowledged, newest first, for the duty administrator's home."""
-    from tables.models import Alert
-
     return list(
         Alert.objects.filter(acknowledged_at__isnull=True)
         .select_related("table")

@@ -8,5 +8,4 @@ urlpatterns = [
     path("alerts/", views.alerts, name="alerts"),
     path("alerts/acknowledge/", views.alert_acknowledge, name="alert_acknowledge"),
     path("<int:table_id>/", views.table_detail, name="table"),
-    path("<int:table_id>/config/", views.table_config, name="config"),
 ]

@@ -1,19 +1,23 @@
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import escape
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from game.engine import PRESETS, Rules, RulesError
-from game.engine.strategy import theoretical_edge
+from floor.alerts import ALERT_MESSAGES
 from staff.access import role_required
 from staff.models import User
 from staff.roles import Role
 from tables import services
 from tables.checklists import STEPS
-from tables.forms import SignForm, TableConfigForm
+from tables.forms import SignForm
 from tables.models import ChipCount, Table
 from tables.selectors import (
     active_reservations,
+    alert_history,
+    alerts_visible_to,
     floor_tables,
     last_chip_count,
     reservation_history,
@@ -21,56 +25,10 @@ from tables.selectors import (
 )
 
 
-def _edge(rules) -> float | None:
-    try:
-        return 100 * theoretical_edge(Rules.from_json(rules or "standard"))
-    except RulesError:
-        return None
-
-
 @role_required(Role.PIT_BOSS)
 def pit_home(request):
     """The pit boss's home: every table of the floor, its status and its screens."""
     return render(request, "tables/pit_home.html", {"tables": floor_tables()})
-
-
-@role_required(Role.PIT_BOSS)
-def table_config(request, table_id):
-    """Configure a table (only while it is closed): limits, rule set, chip set, par float."""
-    table = get_object_or_404(Table, pk=table_id)
-    form = TableConfigForm(request.POST or None, instance=Table.objects.get(pk=table.pk))
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.table_configure(table=table, changed_by=request.user, **form.settings())
-        except ValidationError as error:
-            _form_errors(form, error)
-        else:
-            messages.success(request, _("The table's configuration is saved."))
-            return redirect("tables:config", table_id=table.pk)
-    return render(
-        request,
-        "tables/config.html",
-        {
-            "table": table,
-            "form": form,
-            "edge": _edge(table.rules),
-            "preset_edges": [
-                (name, 100 * theoretical_edge(rules)) for name, rules in PRESETS.items()
-            ],
-            "history": table_history(table=table),
-            "editable": table.status == Table.Status.CLOSED,
-        },
-    )
-
-
-def _form_errors(form, error: ValidationError) -> None:
-    if hasattr(error, "error_dict"):
-        for field, errors in error.message_dict.items():
-            target = {"rules": "overrides", "chip_denominations": "chips", "par_float": "par"}
-            name = target.get(field, field)
-            form.add_error(name if name in form.fields else None, errors)
-    else:
-        form.add_error(None, error.messages)
 
 
 def _step_data(request, table) -> dict:
@@ -158,9 +116,11 @@ def _act(request, table, op) -> None:
     if op == "sign":
         form = SignForm(request.POST)
         if not form.is_valid():
-            raise ValidationError(_("Enter the signer's name and password or PIN."))
+            raise ValidationError(_("Enter the signer's name and password."))
         signer = services.signer_authenticate(
-            identifier=form.cleaned_data["identifier"], secret=form.cleaned_data["secret"]
+            request=request,
+            identifier=form.cleaned_data["identifier"],
+            secret=form.cleaned_data["secret"],
         )
         services.checklist_sign(checklist=checklist, slot=form.cleaned_data["slot"], signer=signer)
         messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})
@@ -174,18 +134,19 @@ def _act(request, table, op) -> None:
 @role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
 def alerts(request):
     """The alert history: filter by table, kind, open; the inspector sees their tables'."""
-    from tables.alerts import ALERT_MESSAGES
-    from tables.selectors import alert_history, alerts_visible_to
 
     table = request.GET.get("table", "")
     kind = request.GET.get("kind", "")
     open_only = request.GET.get("open") == "1"
-    rows = alert_history(
+    table_id = int(table) if table.isascii() and table.isdigit() else None
+    beyond = table_id is not None and table_id > 2**63 - 1  # no database id is that large
+    history = alert_history(
         user=request.user,
-        table=int(table) if table.isascii() and table.isdigit() else None,
+        table=None if beyond else table_id,
         kind=kind if kind in ALERT_MESSAGES else "",
         open_only=open_only,
-    )[:200]
+    )
+    rows = (history.none() if beyond else history)[:200]
     table_ids = alerts_visible_to(user=request.user).values("table_id")
     return render(
         request,
@@ -204,10 +165,6 @@ def alerts(request):
 @role_required(Role.INSPECTOR)
 def alert_acknowledge(request):
     """POST ``alert`` and ``note``: the inspector acknowledges an alert of their table."""
-    from django.http import HttpResponse, HttpResponseNotAllowed
-    from django.utils.html import escape
-    from django.utils.http import url_has_allowed_host_and_scheme
-
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     alert_id = request.POST.get("alert", "")

@@ -65,7 +65,7 @@ def make_user(db, django_user_model):
             **extra,
         )
         staff_services.user_grant_roles(user=user, roles=list(roles))
-        if pin:
+        if pin and staff_services.may_use_pin(user):  # only croupiers have a table PIN
             staff_services.pin_set(user=user, pin=pin)
         return user
 
@@ -155,3 +155,17 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_screen_state():
+    """Who watches which screen (``floor.presence``) and the boards cached per process
+    (``game.selectors``) start empty in every test."""
+    from floor import presence
+    from game.selectors import boards_forget
+
+    presence.clear()
+    boards_forget()
+    yield
+    presence.clear()
+    boards_forget()

@@ -1,7 +1,9 @@
-// Live table screens: commands over the htmx ws extension, with an id, the version the screen
-// shows, a connection indicator, stale-message protection and a periodic resync.
+// Live table screens: commands over the htmx ws extension, with an id and the round version
+// the screen shows; fragments ordered by the screen sequence; a gap or a quiet minute asks
+// the server whether the screen is behind; a connection indicator.
 (function () {
   "use strict";
+  var SYNC_MS = parseInt(document.body.getAttribute("data-sync-ms") || "20000", 10);
 
   function uuid4() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -12,9 +14,34 @@
     return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
   }
 
-  function liveVersion() {
-    var el = document.getElementById("table-live");
-    return el ? parseInt(el.getAttribute("data-version"), 10) : -1;
+  function attr(el, name) {
+    var value = el ? el.getAttribute(name) : null;
+    return value === null ? -1 : parseInt(value, 10);
+  }
+
+  function liveVersion() { return attr(document.getElementById("table-live"), "data-version"); }
+
+  function socket() {
+    var root = document.getElementById("live-root");
+    var data = root && root["htmx-internal-data"];
+    var wrapper = data && data.webSocket;
+    return wrapper && wrapper.socket && wrapper.socket.readyState === 1 ? wrapper : null;
+  }
+
+  // What this screen shows: the table's sequence, or each tile's.
+  function syncMessage() {
+    var live = document.getElementById("table-live");
+    if (live) return { action: "sync", known_seq: attr(live, "data-seq") };
+    var known = {};
+    document.querySelectorAll("article[id^=tile-]").forEach(function (tile) {
+      known[tile.id.slice(5)] = attr(tile, "data-seq");
+    });
+    return { action: "sync", known: known };
+  }
+
+  function sync() {
+    var ws = socket();
+    if (ws) ws.send(JSON.stringify(syncMessage()));
   }
 
   function setConn(state) {
@@ -25,37 +52,72 @@
     document.body.classList.toggle("offline", state !== "open");
   }
 
-  // Every command: a fresh id, the version on screen, and the tapped button's value.
+  // The card pad (outside the fragment): shown while a card may be entered or corrected.
+  function updatePad() {
+    var box = document.getElementById("card-pad-box");
+    var live = document.getElementById("table-live");
+    if (!box || !live) return;
+    var legal = " " + (live.getAttribute("data-legal") || "") + " ";
+    var card = legal.indexOf(" card ") >= 0;
+    var correct = legal.indexOf(" correct-card ") >= 0;
+    box.hidden = !(card || correct);
+    box.classList.toggle("can-correct", correct);
+    box.classList.toggle("correct-only", correct && !card);
+    if (!correct) box.classList.remove("correcting");
+    if (card) {
+      var mode = box.querySelector("input[name=pad_mode]:checked");
+      if (!correct && mode && mode.value !== "card") box.querySelector("input[name=pad_mode][value=card]").checked = true;
+    }
+    var form = box.querySelector("form");
+    if (form) form.hidden = correct && !card && !box.classList.contains("correcting");
+  }
+
+  document.addEventListener("click", function (event) {
+    var toggle = event.target.closest(".pad-correction-toggle");
+    if (!toggle) return;
+    var box = document.getElementById("card-pad-box");
+    box.classList.toggle("correcting");
+    toggle.setAttribute("aria-expanded", box.classList.contains("correcting") ? "true" : "false");
+    updatePad();
+  });
+
+  // Every command: a fresh id, the round version on screen, and the tapped button's value.
   document.body.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = Object.assign({}, evt.detail.parameters);
     var submitter = evt.detail.triggeringEvent && evt.detail.triggeringEvent.submitter;
     if (submitter && submitter.name) params[submitter.name] = submitter.value;
+    if (params.pad_mode !== undefined) {
+      var box = document.getElementById("card-pad-box");
+      var onlyCorrect = box && box.classList.contains("correct-only");
+      params.action = onlyCorrect ? "correct-card" : params.pad_mode;
+      delete params.pad_mode;
+    }
     params.id = uuid4();
     params.expected_version = liveVersion();
     evt.detail.messageBody = JSON.stringify(params);
     document.body.classList.add("pending");
   });
 
-  // Drop a fragment that is not newer than the one on screen.
+  // Order fragments by the screen sequence: drop one that is not newer than the one shown
+  // (equal: the same state, e.g. the full state sent on connect — keep the screen and
+  // whatever is being typed into it); after a gap, ask whether anything else was missed.
   document.body.addEventListener("htmx:wsBeforeMessage", function (evt) {
     var tpl = document.createElement("template");
     tpl.innerHTML = evt.detail.message;
     var children = tpl.content.children;
     for (var i = 0; i < children.length; i++) {
-      var incoming = children[i].getAttribute("data-version");
+      var incoming = attr(children[i], "data-seq");
       var current = children[i].id && document.getElementById(children[i].id);
-      // Older than the screen: overtaken. Equal: the same state (the full state sent on
-      // connect) — keep the screen, and whatever the croupier is typing into it.
-      if (incoming !== null && current && current.getAttribute("data-version") !== null &&
-          parseInt(incoming, 10) <= parseInt(current.getAttribute("data-version"), 10)) {
-        evt.preventDefault();
-        return;
-      }
+      if (incoming < 0 || !current || current.getAttribute("data-seq") === null) continue;
+      var shown = attr(current, "data-seq");
+      if (incoming <= shown) { evt.preventDefault(); return; }
+      if (incoming > shown + 1) setTimeout(sync, 0);
     }
   });
 
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     document.body.classList.remove("pending");
+    updatePad();
   });
   document.body.addEventListener("htmx:wsConnecting", function () { setConn("connecting"); });
   document.body.addEventListener("htmx:wsOpen", function () { setConn("open"); });
@@ -74,14 +136,7 @@
     }
   });
 
-  // Resync every 20 s: a fragment lost by the channel layer heals without waiting for the
-  // next change.
-  setInterval(function () {
-    var root = document.getElementById("live-root");
-    if (!root || !window.htmx) return;
-    var socket = root["htmx-internal-data"] && root["htmx-internal-data"].webSocket;
-    if (socket && socket.socket && socket.socket.readyState === 1 && document.getElementById("table-live")) {
-      socket.send(JSON.stringify({ action: "sync", known_version: liveVersion() }));
-    }
-  }, 20000);
+  document.addEventListener("DOMContentLoaded", updatePad);
+  // A lost fragment, a restarted worker, a forgotten group: the server compares and heals.
+  setInterval(sync, SYNC_MS);
 })();

@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.tablet import Tablet, sign_in_with_password, sign_in_with_pin
+from tests.browser.tablet import Tablet, sign_in_with_password, sign_in_with_pin, version_moved_on
 
 pytestmark = pytest.mark.browser
 
@@ -31,9 +31,7 @@ def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(new
     expect(dealer_page.get_by_test_id("insure-amount-1")).to_have_value("100")
     before = tablet.version
     dealer_page.get_by_test_id("insure-form-1").get_by_role("button").click()
-    dealer_page.wait_for_function(
-        f"document.querySelector('#table-live').dataset.version !== '{before}'"
-    )
+    version_moved_on(dealer_page, before)
     tablet.tap("insurance-closed")
     expect(dealer_page.get_by_test_id("hand-1-1").get_by_test_id("total")).to_have_text("16")
     tablet.tap("split")

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from tables.models import ChipCount, Reservation, Table, TableChange
 from tests.browser.tablet import sign_in_with_pin
-from tests.conftest import PASSWORD, PIN
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
 
@@ -60,7 +60,7 @@ def test_pit_boss_opens_a_table_end_to_end(new_page, crew, table):
     page.get_by_test_id("sign-second-submit").click()
     expect(page.locator(".messages")).to_contain_text("cannot sign here")
     page.get_by_test_id("sign-second-identifier").fill("inspector")
-    page.get_by_test_id("sign-second-secret").fill(PIN)
+    page.get_by_test_id("sign-second-secret").fill(PASSWORD)
     page.get_by_test_id("sign-second-submit").click()
     expect(page.get_by_test_id("signature-second")).to_contain_text("Inspector")
     page.get_by_test_id("complete").click()

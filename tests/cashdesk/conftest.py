@@ -6,6 +6,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
+from cashdesk import services
+
 CHIPS = ["100", "500", "1000", "5000"]
 
 
@@ -36,7 +38,10 @@ def count_chips(crew):
 
 @pytest.fixture
 def closed_round(crew):
-    """A closed game.Round with the given recorded result (one box per bet)."""
+    """A closed game.Round with the given recorded result (one box per bet), and its result
+    for the reports as the closing command records it (``round_result_record``)."""
+    from cashdesk.services import round_result_record
+    from game.configuration import house_edge
     from game.models import Round, Shoe
 
     counter = {"n": 0}
@@ -52,7 +57,7 @@ def closed_round(crew):
             cards_behind_cut=80,
         )
         seats = [{"box": i + 1, "bet": str(b)} for i, b in enumerate(bets)]
-        return Round.objects.create(
+        row = Round.objects.create(
             table=table,
             shoe=shoe,
             number=counter["n"],
@@ -64,6 +69,16 @@ def closed_round(crew):
             players_net=Decimal(players_net),
             total_bet=sum((Decimal(b) for b in bets), Decimal(0)),
         )
+        round_result_record(
+            round_id=row.pk,
+            table_id=table.pk,
+            closed_at=row.closed_at,
+            hands=len(bets),
+            total_bet=row.total_bet,
+            players_net=row.players_net,
+            theoretical_win=row.total_bet * house_edge(table.rules),
+        )
+        return row
 
     return make
 
@@ -76,3 +91,38 @@ def today():
 
 def yesterday():
     return today() - dt.timedelta(days=1)
+
+
+def slip_signed(table, crew, kind, counts, *, void=False, complete=True):
+    slip = services.slip_request(
+        table=table, actor=crew["inspector"], kind=kind, counts_by_denomination=counts
+    )
+    if complete:
+        services.slip_issue(slip=slip, actor=crew["duty"])
+        services.slip_receive(slip=slip, actor=crew["observer"])
+    if void:
+        services.slip_void(slip=slip, actor=crew["inspector"], reason="entered twice")
+        services.slip_void(slip=slip, actor=crew["duty"])
+    return slip
+
+
+@pytest.fixture
+def worked_day(cash_table, crew, count_chips, closed_round):
+    """Opener 100 000; a fill of 20 000, a credit of 5 000, a fill of 10 000 voided;
+    cash-ins 30 000 for chips; rounds: players lose 17 000 over 6 hands; closer 92 000;
+    counted drop 30 000."""
+    from django.utils import timezone
+
+    start = timezone.now() - dt.timedelta(seconds=1)
+    count_chips(cash_table, "opener", "100000", at=start)
+    slip_signed(cash_table, crew, "fill", {"5000": 4})
+    slip_signed(cash_table, crew, "credit", {"1000": 5})
+    slip_signed(cash_table, crew, "fill", {"5000": 2}, void=True)
+    services.cash_in_record(
+        table=cash_table, actor=crew["dealer"], notes={"5000": 6}, chips={"5000": 6}
+    )
+    closed_round(cash_table, bets=["1000", "2000", "500"], players_net="-9000")
+    closed_round(cash_table, bets=["1000", "1000", "500"], players_net="-8000")
+    count_chips(cash_table, "closer", "102000")
+    services.drop_enter(table=cash_table, gaming_day=today(), amount="30000", actor=crew["duty"])
+    return cash_table

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from cashdesk import services
 from cashdesk.models import CashIn
-from tables.models import Alert
+from floor.models import Alert
 
 NOTES = {"5000": 3, "1000": 2}  # 17 000
 CHIPS = {"5000": 3, "1000": 2}
@@ -25,7 +25,8 @@ def test_observer_does_not_see_the_dealers_figure_before_his_own(client, cash_ta
     client.force_login(crew["observer"])
     page = client.get(reverse("cashdesk:table", args=[cash_table.pk])).content.decode()
     assert 'data-testid="recount-form"' in page
-    assert "17000" not in page and "17 000" not in page
+    for shown in ("17000", "17 000", "17\u00a0000", "17,000"):
+        assert shown not in page
 
 
 def test_matching_recount_confirms_the_cash_in(client, cash_table, crew):
@@ -139,4 +140,8 @@ def test_the_inspectors_register_shows_both_figures(client, cash_table, crew):
     services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"5000": 3})
     client.force_login(crew["inspector"])
     page = client.get(reverse("cashdesk:table", args=[cash_table.pk])).content.decode()
-    assert "17000" in page and "15000" in page
+    register = page.split('data-testid="register"')[1]
+    # one number format (Russian: a no-break space between thousands, a decimal comma)
+    assert "17\u00a0000,00" in register and "15\u00a0000,00 (Observer)" in register
+    assert "5\u00a0000 × 3, 1\u00a0000 × 2" in register  # the notes, not a Python dict
+    assert "{" not in register

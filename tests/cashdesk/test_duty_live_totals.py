@@ -4,6 +4,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from cashdesk import services
+from floor.alerts import alert_raise
 from tests.conftest import ws_communicator
 
 
@@ -19,7 +20,8 @@ async def test_duty_screen_receives_the_new_total_after_a_cash_in(cash_table, cr
             table=cash_table, actor=crew["dealer"], notes={"5000": 2}, chips={"5000": 2}
         )
         pushed = await communicator.receive_from(timeout=3)
-        assert 'data-testid="table-total">10000' in pushed
+        # the duty administrator's language (Russian here): thousands by a no-break space
+        assert 'data-testid="table-total">10\u00a0000,00<' in pushed
     finally:
         await communicator.disconnect()
 
@@ -38,8 +40,8 @@ async def test_duty_screen_shows_a_new_alert_live_and_drops_it_when_acknowledged
         assert 'data-testid="duty-no-alerts"' in first
 
         def raise_alert():
-            return table_services.alert_raise(
-                table=cash_table, kind="flag", params={"note": "Box 2 overpaid"}
+            return alert_raise(
+                table_id=cash_table.pk, kind="flag", params={"note": "Box 2 overpaid"}
             )
 
         alert = await database_sync_to_async(raise_alert)()

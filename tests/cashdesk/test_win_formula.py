@@ -1,50 +1,14 @@
 """Win = closer − opener + drop + credits − fills; hold = win / drop; theoretical win."""
 
-import datetime as dt
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
 
 from cashdesk import services
-from cashdesk.selectors import cash_report, expected_tray, house_edge
+from cashdesk.selectors import cash_report, expected_tray
+from game.configuration import house_edge
 from tests.cashdesk.conftest import today
-
-
-def _slip(table, crew, kind, counts, *, void=False, complete=True):
-    slip = services.slip_request(
-        table=table, actor=crew["inspector"], kind=kind, counts_by_denomination=counts
-    )
-    if complete:
-        services.slip_issue(slip=slip, actor=crew["duty"])
-        services.slip_receive(slip=slip, actor=crew["observer"])
-    if void:
-        services.slip_void(slip=slip, actor=crew["inspector"], reason="entered twice")
-        services.slip_void(slip=slip, actor=crew["duty"])
-    return slip
-
-
-@pytest.fixture
-def worked_day(cash_table, crew, count_chips, closed_round):
-    """Opener 100 000; a fill of 20 000, a credit of 5 000, a fill of 10 000 voided;
-    cash-ins 30 000 for chips; rounds: players lose 17 000 over 6 hands; closer 92 000;
-    counted drop 30 000."""
-    from django.utils import timezone
-
-    start = timezone.now() - dt.timedelta(seconds=1)
-    count_chips(cash_table, "opener", "100000", at=start)
-    _slip(cash_table, crew, "fill", {"5000": 4})
-    _slip(cash_table, crew, "credit", {"1000": 5})
-    _slip(cash_table, crew, "fill", {"5000": 2}, void=True)
-    services.cash_in_record(
-        table=cash_table, actor=crew["dealer"], notes={"5000": 6}, chips={"5000": 6}
-    )
-    closed_round(cash_table, bets=["1000", "2000", "500"], players_net="-9000")
-    closed_round(cash_table, bets=["1000", "1000", "500"], players_net="-8000")
-    services.round_results_sync()
-    count_chips(cash_table, "closer", "102000")
-    services.drop_enter(table=cash_table, gaming_day=today(), amount="30000", actor=crew["duty"])
-    return cash_table
 
 
 def test_win_and_hold_on_a_worked_example(worked_day):
@@ -62,7 +26,8 @@ def test_rounds_hands_average_bet_and_theoretical_win(worked_day):
     line = cash_report(first=today(), last=today())["lines"][0]
     assert (line.rounds, line.hands) == (2, 6)
     assert line.average_bet == Decimal("1000.00")
-    assert line.theoretical == (Decimal("6000") * house_edge(worked_day)).quantize(Decimal("0.01"))
+    edge = house_edge(worked_day.rules)
+    assert line.theoretical == (Decimal("6000") * edge).quantize(Decimal("0.01"))
     assert line.theoretical > 0
     assert line.hands_per_hour == Decimal("6.0")
 

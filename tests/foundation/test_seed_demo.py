@@ -9,6 +9,7 @@ from staff import selectors
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
+from tables import selectors as tables_selectors
 from tables.models import Pit, Table
 
 DEMO_USERS = {
@@ -70,14 +71,19 @@ def test_creates_four_tables_one_of_them_with_six_boxes(db, debug_on):
     assert all(t.min_bet < t.max_bet for t in tables)
 
 
-def test_demo_users_sign_in_with_demo1234_and_pin_1234(db, debug_on):
+def test_demo_users_sign_in_with_demo1234_and_croupiers_with_pin_1234(db, debug_on):
     _seed()
 
     for username, role in DEMO_USERS.items():
         user = User.objects.get(username=username)
         assert user.check_password("demo1234"), username
         assert user.has_role(role), username
-        assert staff_services.pin_authenticate(identifier=username, pin="1234") == user
+        if role in staff_services.PIN_ROLES:
+            assert staff_services.pin_check(identifier=username, pin="1234") == user
+        else:
+            assert user.pin_hash == "", f"{username} signs in with a password only"
+            with pytest.raises(staff_services.PinError):
+                staff_services.pin_check(identifier=username, pin="1234")
 
 
 def test_admin_is_a_superuser_with_password_admin(db, debug_on):
@@ -99,7 +105,7 @@ def test_table_one_is_fully_staffed_and_the_inspector_oversees_every_table(db, d
         TableRole.INSPECTOR: "inspector",
     }
     inspector = User.objects.get(username="inspector")
-    assert selectors.inspector_tables(user=inspector).count() == 4
+    assert tables_selectors.inspector_tables(user=inspector).count() == 4
 
 
 def test_prints_the_demo_logins(db, debug_on):

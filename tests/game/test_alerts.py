@@ -9,14 +9,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
+from floor.alerts import alert_raise, alert_text
+from floor.models import Alert
 from game import bettors, watch
 from game.detection import judge
 from game.models import Round
 from game.models import Shoe as ShoeRow
 from staff.roles import Role, TableRole
-from tables.alerts import alert_text
-from tables.models import Alert
-from tables.services import alert_acknowledge, alert_raise
+from tables.services import alert_acknowledge
 
 
 @pytest.fixture(autouse=True)
@@ -224,7 +224,7 @@ def test_a_player_whose_stake_varies_at_random_is_not_flagged(crew, table):
 
 
 def test_the_inspector_acknowledges_with_a_note_once(crew, table):
-    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert = alert_raise(table_id=table.pk, kind="flag", params={"note": "x"})
     alert_acknowledge(alert_id=alert.pk, by=crew["inspector"], note="Spoke to the dealer")
     alert.refresh_from_db()
     assert not alert.open and alert.acknowledged_by == crew["inspector"]
@@ -237,7 +237,7 @@ def test_the_inspector_acknowledges_with_a_note_once(crew, table):
 
 
 def test_a_note_is_required(crew, table):
-    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert = alert_raise(table_id=table.pk, kind="flag", params={"note": "x"})
     with pytest.raises(ValidationError) as refused:
         alert_acknowledge(alert_id=alert.pk, by=crew["inspector"], note="  ")
     assert refused.value.code == "note_required"
@@ -250,7 +250,7 @@ def test_another_tables_inspector_may_not_acknowledge(crew, table, make_table, m
     other_table = make_table(2)
     other = make_user("inspector2", [Role.INSPECTOR])
     staff_services.assignment_start(table=other_table, user=other, role=TableRole.INSPECTOR)
-    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert = alert_raise(table_id=table.pk, kind="flag", params={"note": "x"})
     with pytest.raises(PermissionDenied):
         alert_acknowledge(alert_id=alert.pk, by=other, note="not mine")
     with pytest.raises(PermissionDenied):
@@ -259,7 +259,7 @@ def test_another_tables_inspector_may_not_acknowledge(crew, table, make_table, m
 
 
 def test_acknowledging_through_the_page(client, crew, table):
-    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert = alert_raise(table_id=table.pk, kind="flag", params={"note": "x"})
     client.force_login(crew["inspector"])
     url = reverse("tables:alert_acknowledge")
     response = client.post(url, {"alert": alert.pk, "note": "Checked"})
@@ -275,7 +275,7 @@ def test_another_inspector_gets_403_through_the_page(client, crew, table, make_t
     other_table = make_table(2)
     other = make_user("inspector2", [Role.INSPECTOR])
     staff_services.assignment_start(table=other_table, user=other, role=TableRole.INSPECTOR)
-    alert = alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert = alert_raise(table_id=table.pk, kind="flag", params={"note": "x"})
     client.force_login(other)
     response = client.post(reverse("tables:alert_acknowledge"), {"alert": alert.pk, "note": "n"})
     assert response.status_code == 403
@@ -286,8 +286,8 @@ def test_the_history_shows_an_inspector_only_their_tables(
     client, crew, table, make_table, make_user
 ):
     other_table = make_table(2)
-    alert_raise(table=table, kind="flag", params={"note": "mine"})
-    alert_raise(table=other_table, kind="flag", params={"note": "theirs"})
+    alert_raise(table_id=table.pk, kind="flag", params={"note": "mine"})
+    alert_raise(table_id=other_table.pk, kind="flag", params={"note": "theirs"})
     client.force_login(crew["inspector"])
     page = client.get(reverse("tables:alerts"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "mine" in page and "theirs" not in page

@@ -4,9 +4,9 @@ needs attention standing out."""
 import pytest
 from django.urls import reverse
 
+from floor.alerts import alert_raise
 from staff import services as staff_services
 from staff.roles import Role, TableRole
-from tables.services import alert_raise
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def test_the_tile_shows_the_shift_and_the_staff_since_when(dashboard, dealer_des
 def test_an_open_warning_makes_the_table_stand_out_until_acknowledged(dashboard, table, crew):
     from tables.services import alert_acknowledge
 
-    alert = alert_raise(table=table, kind="flag", params={"note": "check box 2"})
+    alert = alert_raise(table_id=table.pk, kind="flag", params={"note": "check box 2"})
     page = dashboard()
     assert 'data-attention="1"' in page and "check box 2" in page
     assert "1 open alert" in page
@@ -56,6 +56,9 @@ def test_an_open_warning_makes_the_table_stand_out_until_acknowledged(dashboard,
 
 def test_a_critical_alert_marks_the_tile_critical(dashboard, table):
     alert_raise(
-        table=table, kind="round_voided", params={"round": 1, "reason": "x"}, severity="critical"
+        table_id=table.pk,
+        kind="round_voided",
+        params={"round": 1, "reason": "x"},
+        severity="critical",
     )
     assert "attention critical" in dashboard()

@@ -7,12 +7,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from floor.alerts import alert_raise
+from floor.models import Alert
 from game import replay_views
 from game.models import Round, RoundEvent
 from game.replay import replay_steps
 from game.selectors import rounds_search
-from tables.models import Alert, Table
-from tables.services import alert_raise
+from tables.models import Table
 from tests.game.conftest import current_round
 
 pytestmark = pytest.mark.django_db
@@ -60,9 +61,10 @@ def test_a_round_with_a_split_and_a_correction_replays_step_by_step(
     play_split_round_with_a_correction(dealer_desk)
     row = current_round(table)
     assert row.status == "closed"
-    steps = replay_steps(row)
+    steps, state_after = replay_steps(row)
     assert [s["seq"] for s in steps] == list(range(1, row.events_count + 1))
-    assert steps[-1]["state"] == row.snapshot  # the replay ends exactly on the snapshot
+    # the replay ends exactly on the snapshot
+    assert state_after(len(steps) - 1).to_dict() == row.snapshot
     types = [s["type"] for s in steps]
     fix = types.index("correct-card")
     assert types[fix - 1] == "card" and steps[fix - 1]["fields"]["card"] == "3d"
@@ -114,7 +116,7 @@ def test_search_filters_by_table_time_amount_box_and_alert(crew, table, dealer_d
     small = play_round(dealer_desk, box=2, stake=20)
     big = play_round(dealer_desk, box=5, stake=400)
     dealer_desk.start_round({3: 50})
-    alert_raise(table=table, kind="flag", params={"note": "x"})
+    alert_raise(table_id=table.pk, kind="flag", params={"note": "x"})
     dealer_desk.ok("close-bets")
     dealer_desk.cards("Th", "6d", "9c")
     dealer_desk.ok("stand")
@@ -161,3 +163,36 @@ def test_search_page_is_paginated_and_refuses_bad_input(
         assert 'data-testid="search-error"' in response.content.decode()
     client_en.force_login(crew["dealer"])
     assert client_en.get(url).status_code == 403
+
+
+@pytest.mark.parametrize("step", ["1", "40", None])
+def test_a_step_of_a_long_round_replays_the_log_once(client_en, crew, table, dealer_desk, step):
+    """One page = one pass over the event log, whatever the step: the state is copied once
+    for the step shown (before: a deep copy per event, O(events²) for a long round)."""
+    from game.live import TableRound
+
+    dealer_desk.start_round({1: 100})
+    for i in range(60):
+        dealer_desk.ok("bet", box=2, seat="P2", stake=str(10 + i))
+    row = current_round(table)
+    counted = {"apply": 0, "to_dict": 0}
+    apply, to_dict = TableRound.apply, TableRound.to_dict
+
+    def counting_apply(self, command):
+        counted["apply"] += 1
+        return apply(self, command)
+
+    def counting_to_dict(self):
+        counted["to_dict"] += 1
+        return to_dict(self)
+
+    client_en.force_login(crew["inspector"])
+    url = reverse("game:replay", args=[row.pk])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(TableRound, "apply", counting_apply)
+        patch.setattr(TableRound, "to_dict", counting_to_dict)
+        response = client_en.get(url, {"step": step} if step else {})
+    assert response.status_code == 200
+    shown = int(step) if step else row.events_count
+    assert counted["apply"] == shown - 1  # the opening event is the state itself
+    assert counted["to_dict"] <= 2

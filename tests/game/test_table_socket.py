@@ -181,7 +181,10 @@ async def test_a_croupier_replaced_at_the_table_loses_its_screen_at_once(
         await database_sync_to_async(replace)()
         closed = await dealer.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": 4403}
-        assert await inspector_home.receive_nothing(timeout=0.5)  # still their table
+        # still the inspector's table: the tile stays, with the new dealer on it
+        tile = await inspector_home.receive_from(timeout=5)
+        assert f'id="tile-{table.pk}"' in tile and "Newcomer" in tile
+        assert 'hx-swap-oob="delete"' not in tile
     finally:
         await dealer.disconnect()
         await inspector_home.disconnect()

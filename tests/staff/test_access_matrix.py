@@ -50,6 +50,7 @@ SCREENS = {
     "cashdesk:report_print": ({}, {"duty": 200, "pitboss": 200}),
     "cashdesk:export": ({}, {"duty": 200, "pitboss": 200}),
     "cashdesk:records": ({}, {"duty": 200, "pitboss": 200}),
+    "cashdesk:records_export": ({}, {"duty": 200, "pitboss": 200}),
     "cashdesk:table": (
         {"table_id": "T"},
         {"dealer": 200, "observer": 200, "inspector": 200, "duty": 200, "pitboss": 200},
@@ -61,12 +62,13 @@ SCREENS = {
     "game:replay": ({"round_id": "R"}, {"inspector": 200, "duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
-    "tables:config": ({"table_id": "T"}, {"pitboss": 200}),
+    "game:table_config": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
 POST_ONLY = {
     "staff:unlock": ({"user_id": "U"}, {"duty": 302}),
+    "staff:source_lift": ({"attempt_id": "A"}, {"duty": 302}),
     "staff:replacement_decide": ({}, {"duty": 400}),
     "cashdesk:slip_issue": ({}, {"duty": 400}),
     "cashdesk:resolve": ({}, {"duty": 400}),
@@ -80,6 +82,9 @@ POST_ONLY = {
     "tables:alert_acknowledge": ({}, {"inspector": 400}),
 }
 PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
+# Operations endpoints: answered by the client's network, not by role
+# (tests/floor/test_ops_endpoints.py).
+OPS = {"floor:healthz", "floor:metrics"}
 
 SOCKETS = {
     "/ws/tables/T/": {"dealer", "observer", "inspector", "duty", "pitboss"},
@@ -97,7 +102,7 @@ def people(crew, make_user, make_table):
 
 
 def _url(name, kwargs, table, people):
-    values = {"T": table.pk, "U": people["dealer"].pk}
+    values = {"T": table.pk, "U": people["dealer"].pk, "A": 1}
     if "R" in kwargs.values():
         values["R"] = _a_round(table, people)
     return reverse(name, kwargs={k: values[v] for k, v in kwargs.items()})
@@ -124,7 +129,7 @@ def _all_names(resolver=None, prefix=""):
 
 
 def test_matrix_covers_every_named_url():
-    covered = set(SCREENS) | set(POST_ONLY) | PUBLIC
+    covered = set(SCREENS) | set(POST_ONLY) | PUBLIC | OPS
     missing = sorted(set(_all_names()) - covered)
     assert not missing, f"add these URLs to the access matrix: {missing}"
 

@@ -9,6 +9,7 @@ from staff import selectors
 from staff import services as staff_services
 from staff.models import TableAssignment
 from staff.roles import Role, TableRole
+from tables import selectors as tables_selectors
 
 ONE_PER_TABLE = [TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR]
 
@@ -73,7 +74,7 @@ def test_an_inspector_may_oversee_several_tables(make_user, make_table):
     for table in tables:
         staff_services.assignment_start(table=table, user=inspector, role=TableRole.INSPECTOR)
 
-    assert list(selectors.inspector_tables(user=inspector)) == tables
+    assert list(tables_selectors.inspector_tables(user=inspector)) == tables
 
 
 @pytest.mark.parametrize(

@@ -224,7 +224,7 @@ async def test_the_duty_administrator_sees_the_request_live(crew, table, spare):
         assert 'data-testid="live-totals"' in first
         await database_sync_to_async(_request)(crew, table, "Hands shaking")
         pushed = await communicator.receive_from(timeout=3)
-        assert pushed.startswith('<section id="duty-replacements"')
+        assert 'id="duty-replacements"' in pushed  # inside the duty home's live part
         assert "Hands shaking" in pushed
         assert "approve-" in pushed
     finally:

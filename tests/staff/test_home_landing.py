@@ -77,7 +77,7 @@ def test_person_with_several_roles_gets_a_nav_item_for_each(client_en, make_user
     for name in ("game:inspector_home", "cashdesk:duty_home", "staff:lockouts", "tables:pit_home"):
         assert f'href="{reverse(name)}"' in nav
     assert f'href="{reverse("game:dealer_home")}"' not in nav
-    assert ">Inspector<" in nav and ">Pit<" in nav and ">Locked PINs<" in nav
+    assert ">Inspector<" in nav and ">Pit<" in nav and ">Locked sign-ins<" in nav
 
 
 def test_single_role_nav_has_only_that_role(client_en, crew):

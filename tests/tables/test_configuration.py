@@ -1,17 +1,18 @@
 """Table configuration: validated by the engine, only while closed, every change kept."""
 
+import re
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from tables import services
+from game.configuration import table_configure
 from tables.models import Table, TableChange
 
 
 def test_configuration_change_is_saved_with_who_and_what(closed_table, crew):
-    services.table_configure(
+    table_configure(
         table=closed_table,
         changed_by=crew["pitboss"],
         min_bet=Decimal("25"),
@@ -27,7 +28,7 @@ def test_configuration_change_is_saved_with_who_and_what(closed_table, crew):
 
 def test_changing_rules_on_an_open_table_is_refused(table, crew):
     with pytest.raises(ValidationError) as refusal:
-        services.table_configure(table=table, changed_by=crew["pitboss"], rules={"decks": 4})
+        table_configure(table=table, changed_by=crew["pitboss"], rules={"decks": 4})
     assert refusal.value.code == "table_not_closed"
     table.refresh_from_db()
     assert table.rules == {"preset": "standard"}
@@ -36,7 +37,7 @@ def test_changing_rules_on_an_open_table_is_refused(table, crew):
 
 def test_rules_the_engine_refuses_are_refused_with_its_message(closed_table, crew):
     with pytest.raises(ValidationError) as refusal:
-        services.table_configure(
+        table_configure(
             table=closed_table, changed_by=crew["pitboss"], rules={"preset": "standard", "decks": 0}
         )
     assert "decks must be a whole number from 1 to 8" in str(refusal.value)
@@ -45,14 +46,12 @@ def test_rules_the_engine_refuses_are_refused_with_its_message(closed_table, cre
 
 def test_par_float_outside_the_chip_set_is_refused(closed_table, crew):
     with pytest.raises(ValidationError):
-        services.table_configure(
-            table=closed_table, changed_by=crew["pitboss"], par_float={"5000": 10}
-        )
+        table_configure(table=closed_table, changed_by=crew["pitboss"], par_float={"5000": 10})
 
 
 def test_config_screen_shows_the_edge_and_the_engine_refusal(client, closed_table, pitboss_en):
     client.force_login(pitboss_en)
-    url = reverse("tables:config", kwargs={"table_id": closed_table.pk})
+    url = reverse("game:table_config", kwargs={"table_id": closed_table.pk})
     page = client.get(url).content.decode()
     assert "0.62%" in page  # the standard preset's infinite-deck edge
     form = {
@@ -84,7 +83,7 @@ def test_config_screen_shows_the_edge_and_the_engine_refusal(client, closed_tabl
 
 def test_config_screen_refuses_changes_on_an_open_table(client, table, pitboss_en):
     client.force_login(pitboss_en)
-    url = reverse("tables:config", kwargs={"table_id": table.pk})
+    url = reverse("game:table_config", kwargs={"table_id": table.pk})
     form = {
         "number": 1,
         "name": "BJ-1",
@@ -99,3 +98,44 @@ def test_config_screen_refuses_changes_on_an_open_table(client, table, pitboss_e
     page = client.post(url, form).content.decode()
     assert "change only while the table is closed" in page
     assert Table.objects.get(pk=table.pk).boxes == 7
+
+
+def test_a_minimum_above_the_maximum_is_refused_in_words_not_by_constraint_name(
+    client, closed_table, pitboss_en
+):
+    client.force_login(pitboss_en)
+    url = reverse("game:table_config", kwargs={"table_id": closed_table.pk})
+    form = {
+        "number": 1,
+        "name": "BJ-1",
+        "pit": closed_table.pit_id,
+        "boxes": 7,
+        "min_bet": "600",
+        "max_bet": "500",
+        "card_entry": "manual",
+        "reservation_minutes": 20,
+        "preset": "standard",
+    }
+    page = client.post(url, form).content.decode()
+    assert "The maximum bet cannot be below the minimum bet." in page
+    assert "table_min_bet_not_above_max" not in page
+    assert Table.objects.get(pk=closed_table.pk).min_bet == Decimal("10")
+
+
+def test_the_history_reads_as_words_not_python(client, closed_table, pitboss_en):
+    table_configure(
+        table=closed_table,
+        changed_by=pitboss_en,
+        chip_denominations=["100", "500"],
+        rules={"preset": "standard", "decks": 4},
+        max_bet=Decimal("1500"),
+    )
+    client.force_login(pitboss_en)
+    page = client.get(reverse("game:table_config", kwargs={"table_id": closed_table.pk}))
+    history = page.content.decode().split('data-testid="history"')[1]
+    assert "[" not in history and "{" not in history and "'" not in history
+    assert "100, 500" in history
+    # a mapping as "key: value" pairs (PostgreSQL's jsonb keeps its own key order)
+    assert "rule set: preset: standard → " in history
+    assert re.search(r"→ (preset: standard; decks: 4|decks: 4; preset: standard);", history)
+    assert "maximum bet: 500.00 → 1,500.00" in history  # the one money format

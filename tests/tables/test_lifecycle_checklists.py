@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from game.models import LiveTable
+from floor.models import Alert, TableFeed
 from tables import services
-from tables.models import Alert, Checklist, ChipCount, Table, TableChange
+from tables.models import Checklist, ChipCount, Table, TableChange
 from tests.conftest import PASSWORD, PIN
 from tests.tables.conftest import do_opening_steps, open_table
 
@@ -88,13 +88,23 @@ def test_a_signer_needs_the_right_role(closed_table, crew):
     assert refusal.value.code == "wrong_signer"
 
 
-def test_a_signer_proves_their_own_credential(crew):
-    assert (
-        services.signer_authenticate(identifier="inspector", secret=PASSWORD) == crew["inspector"]
-    )
-    assert services.signer_authenticate(identifier="inspector", secret=PIN) == crew["inspector"]
+def _post(path="/tables/1/"):
+    from django.test import RequestFactory
+
+    return RequestFactory().post(path, REMOTE_ADDR="10.0.0.7")
+
+
+def test_a_signer_proves_their_own_password(crew):
+    def sign(secret, identifier="inspector"):
+        return services.signer_authenticate(request=_post(), identifier=identifier, secret=secret)
+
+    assert sign(PASSWORD) == crew["inspector"]
+    with pytest.raises(ValidationError) as wrong:
+        sign("wrong-password")
+    assert wrong.value.code == "bad_credential"
+    # Only croupiers have a PIN, and it signs nothing: a croupier's PIN is refused too.
     with pytest.raises(ValidationError):
-        services.signer_authenticate(identifier="inspector", secret="wrong-password")
+        sign(PIN, identifier="dealer")
 
 
 def test_a_step_is_done_once_and_bad_input_changes_nothing(closed_table, crew):
@@ -213,11 +223,16 @@ def test_pit_boss_opens_a_table_through_the_screen(client, closed_table, crew, p
         follow=True,
     ).content.decode()
     assert "cannot sign here" in page
-    client.post(url, {"op": "sign", "slot": "pit_boss", "identifier": "pitboss", "secret": PIN})
-    client.post(url, {"op": "sign", "slot": "second", "identifier": "inspector", "secret": PIN})
+    client.post(
+        url, {"op": "sign", "slot": "pit_boss", "identifier": "pitboss", "secret": PASSWORD}
+    )
+    client.post(
+        url, {"op": "sign", "slot": "second", "identifier": "inspector", "secret": PASSWORD}
+    )
     client.post(url, {"op": "open"})
     assert Table.objects.get(pk=closed_table.pk).status == Table.Status.OPEN
-    assert LiveTable.objects.get(pk=closed_table.pk).version >= 2
+    # every screen of the table moved on with the table's status (the screen sequence)
+    assert TableFeed.objects.get(pk=closed_table.pk).seq >= 2
     assert ChipCount.objects.get(table=closed_table).total == Decimal("200")
 
 

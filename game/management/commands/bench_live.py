@@ -28,6 +28,11 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections
 
+from staff.models import User
+from staff.roles import TableRole
+from staff.services import assignment_start, user_grant_roles
+from tables.models import Pit, Table
+
 LIVE = re.compile(r'<section id="table-live"[^>]*>')
 ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
 ERROR = re.compile(r'id="table-error"[^>]*data-code="([^"]+)"')
@@ -309,11 +314,6 @@ class Command(BaseCommand):
     def _floor(self, count: int) -> list[dict]:
         from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
         from django.contrib.sessions.backends.db import SessionStore
-
-        from staff.models import User
-        from staff.roles import TableRole
-        from staff.services import assignment_start, user_grant_roles
-        from tables.models import Pit, Table
 
         pit = Pit.objects.create(name="Bench pit")
         inspector = User.objects.create_user("bench-inspector")

@@ -1,6 +1,6 @@
 from django import template
 
-from tables.alerts import alert_kind_label, alert_text
+from floor.alerts import alert_kind_label, alert_text
 
 register = template.Library()
 

@@ -23,7 +23,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections, transaction
 from django.utils import timezone
 
+from cashdesk import selectors
+from cashdesk.gaming import day_window, gaming_day_of
+from cashdesk.models import CashIn, DropCount, RoundResult, Slip, Tip
+from game.configuration import house_edge
 from game.management.commands.bench_live import Command as LiveBench
+from game.models import Round, Shoe
+from staff.models import User
+from tables.models import ChipCount, Pit, Table
 
 
 class Command(BaseCommand):
@@ -48,17 +55,13 @@ class Command(BaseCommand):
             cursor.execute("ANALYZE")
         first_day = last_day - dt.timedelta(days=o["days"] - 1)
 
-        from cashdesk import selectors, services
-
         def day_report():
-            services.round_results_sync()
             report = selectors.cash_report(first=last_day, last=last_day)
             selectors.hourly(gaming_day=last_day)
             selectors.open_exceptions(gaming_day=last_day)
             return report
 
         def month_report():
-            services.round_results_sync()
             selectors.cash_report(first=first_day, last=last_day, group="day")
             return selectors.cash_report(first=first_day, last=last_day)
 
@@ -85,13 +88,9 @@ class Command(BaseCommand):
         return {"best": round(min(times), 3), "median": round(statistics.median(times), 3)}
 
     def _seed(self, o) -> dt.date:
-        from cashdesk.gaming import day_window, gaming_day_of
-        from cashdesk.models import CashIn, DropCount, RoundResult, Slip, Tip
-        from game.models import Round, Shoe
-        from staff.models import User
-        from tables.models import ChipCount, Pit, Table
 
         rng = random.Random(o["seed"])
+        edge = house_edge({"preset": "standard"})
         today = gaming_day_of(timezone.now())
         days = [today - dt.timedelta(days=o["days"] - i) for i in range(o["days"])]
         staff = [User.objects.create(username=f"bench{i}") for i in range(4)]
@@ -265,6 +264,7 @@ class Command(BaseCommand):
                             hands=h,
                             total_bet=bet,
                             players_net=net,
+                            theoretical_win=(bet * edge).quantize(Decimal("0.01")),
                         )
                         for r, (t, _s, _n, h, bet, net, at) in zip(made, rounds, strict=True)
                     ),

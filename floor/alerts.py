@@ -1,6 +1,12 @@
-"""Translated messages for alert kinds. Add a kind here when you raise a new one."""
+"""Alerts: raising one, and the translated message of each kind.
+
+Add a kind to ``ALERT_MESSAGES`` and ``ALERT_KIND_LABELS`` when you raise a new one.
+"""
 
 from django.utils.translation import gettext_lazy as _
+
+from floor.changes import duty_changed, table_changed
+from floor.models import Alert
 
 ALERT_MESSAGES = {
     "flag": _("The observing croupier flagged an error: %(note)s"),
@@ -33,6 +39,10 @@ ALERT_MESSAGES = {
         "Chip float at opening %(opener)s differs from the last closing count %(closer)s "
         "by %(difference)s."
     ),
+    "pin_locked": _(
+        "The PIN of %(name)s is locked after wrong PINs from several devices: check with "
+        "the croupier, then unlock it (Locked sign-ins)."
+    ),
 }
 
 
@@ -50,6 +60,7 @@ ALERT_KIND_LABELS = {
     "result_deviation": _("Result deviation"),
     "advantage_play": _("Possible card counting"),
     "float_difference": _("Chip float difference"),
+    "pin_locked": _("PIN locked"),
 }
 
 
@@ -65,3 +76,30 @@ def alert_text(alert) -> str:
         return str(template) % alert.params
     except (KeyError, TypeError, ValueError):
         return str(template)
+
+
+def alert_raise(
+    *,
+    table_id: int | None,
+    kind: str,
+    params: dict | None = None,
+    severity: str = Alert.Severity.WARNING,
+    raised_by=None,
+) -> Alert:
+    """Record an alert for the inspector and the duty administrator; the screens that show
+    it (the table's, the inspector's tile, the duty home) are published once the caller's
+    transaction commits, with whatever else it changed.
+
+    ``kind`` is a stable code (its message is translated on the screens); ``params`` holds
+    what the message needs (JSON-safe values).
+    """
+    alert = Alert(
+        table_id=table_id, kind=kind, params=params or {}, severity=severity, raised_by=raised_by
+    )
+    alert.full_clean(exclude=["table"] if table_id is not None else None)
+    alert.save()
+    if table_id is not None:
+        table_changed(table_id, duty=True)
+    else:
+        duty_changed()
+    return alert

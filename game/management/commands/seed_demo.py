@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from game.configuration import table_configure
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
@@ -72,8 +73,13 @@ class Command(BaseCommand):
                 if created:
                     user.set_password(DEMO_PASSWORD)
                     user.save()
-                    staff_services.pin_set(user=user, pin=DEMO_PIN)
                 staff_services.user_grant_roles(user=user, roles=roles)
+                if staff_services.may_use_pin(user):
+                    if created:
+                        staff_services.pin_set(user=user, pin=DEMO_PIN)
+                elif user.pin_hash:  # a demo database seeded when everyone had a PIN
+                    user.pin_hash = ""
+                    user.save(update_fields=["pin_hash"])
                 users[username] = user
             if not User.objects.filter(username="admin").exists():
                 User.objects.create_superuser("admin", "admin@example.invalid", "admin")
@@ -100,7 +106,7 @@ def _open_demo_table(table, pitboss, inspector) -> None:
     if table.status == Table.Status.OPEN:
         return  # a demo database seeded before checklists existed
     if not table.chip_denominations:
-        table_services.table_configure(
+        table_configure(
             table=table, changed_by=pitboss, chip_denominations=DEMO_CHIPS, par_float=DEMO_PAR
         )
     checklist = table_services.checklist_start(table=table, kind="opening", started_by=pitboss)
@@ -122,9 +128,10 @@ def login_summary() -> str:
     from django.utils import translation
 
     translation.activate("en")
-    lines = ["Demo sign-ins (password / PIN):"]
+    lines = ["Demo sign-ins (password / PIN; only croupiers have a PIN):"]
     for username, _full_name, _number, roles in DEMO_USERS:
         role_names = ", ".join(str(Role(r).label) for r in roles)
-        lines.append(f"  {username:<10} {DEMO_PASSWORD} / {DEMO_PIN}   {role_names}")
+        pin = DEMO_PIN if set(roles) & set(staff_services.PIN_ROLES) else "—"
+        lines.append(f"  {username:<10} {DEMO_PASSWORD} / {pin:<4}   {role_names}")
     lines.append("  admin      admin (superuser, /admin/)")
     return "\n".join(lines)

@@ -1,75 +1,15 @@
-"""The report's exports read back; exceptions block closing a gaming day; a croupier cannot
-open a report."""
+"""Exceptions block closing a gaming day; a closed day refuses late signatures. (The report
+and its exports: test_report_and_exports.py.)"""
 
-import csv
-import io
 from decimal import Decimal
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
-from openpyxl import load_workbook
 
 from cashdesk import services
 from cashdesk.models import CashIn, GamingDayClose
 from tests.cashdesk.conftest import today
-from tests.cashdesk.test_win_formula import worked_day  # noqa: F401 — fixture
-
-
-def test_csv_export_reads_back(client, crew, worked_day):  # noqa: F811
-    client.force_login(crew["duty"])
-    response = client.get(reverse("cashdesk:export"), {"day": today().isoformat()})
-    assert response.status_code == 200
-    assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
-    header, line, total = rows
-    assert len(header) == len(line) == 18
-    assert line[0] == str(worked_day)
-    win = header.index("Выигрыш") if "Выигрыш" in header else 9
-    assert Decimal(line[win]) == Decimal("17000")
-    assert Decimal(line[3]) == Decimal("20000") and Decimal(line[4]) == Decimal("5000")
-    assert Decimal(total[9]) == Decimal("17000")
-
-
-def test_xlsx_export_reads_back(client, crew, worked_day):  # noqa: F811
-    client.force_login(crew["pitboss"])
-    response = client.get(
-        reverse("cashdesk:export"), {"day": today().isoformat(), "format": "xlsx"}
-    )
-    assert response.status_code == 200
-    book = load_workbook(io.BytesIO(response.content))
-    sheet = book.active
-    rows = list(sheet.iter_rows(values_only=True))
-    assert len(rows) == 3
-    line = rows[1]
-    assert line[0] == str(worked_day)
-    assert line[1] == 100000 and line[2] == 102000
-    assert line[9] == 17000 and line[10] == pytest.approx(56.67)
-    assert rows[2][9] == 17000
-
-
-def test_report_page_shows_figures_charts_and_drill_down(client, crew, worked_day):  # noqa: F811
-    client.force_login(crew["duty"])
-    page = client.get(reverse("cashdesk:report"), {"day": today().isoformat()}).content.decode()
-    assert "17000" in page and "56.67" in page
-    assert page.count("<svg") == 2
-    assert reverse("cashdesk:records") in page
-    records = client.get(
-        reverse("cashdesk:records"),
-        {"first": today().isoformat(), "last": today().isoformat(), "table": worked_day.pk},
-    ).content.decode()
-    assert "F-" in records and "entered twice" in records
-    assert client.get(reverse("cashdesk:report_print"), {"day": today()}).status_code == 200
-    shifts = client.get(reverse("cashdesk:report"), {"day": today(), "group": "shift"})
-    assert 'data-testid="shift-table"' in shifts.content.decode()
-    month = client.get(reverse("cashdesk:report"), {"month": today().strftime("%Y-%m")})
-    assert "17000" in month.content.decode()
-
-
-def test_a_croupier_cannot_open_a_report(client, crew):
-    client.force_login(crew["dealer"])
-    assert client.get(reverse("cashdesk:report")).status_code == 403
-    assert client.get(reverse("cashdesk:export")).status_code == 403
 
 
 def test_gaming_day_cannot_close_with_an_open_exception(client, cash_table, crew):

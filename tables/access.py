@@ -1,0 +1,36 @@
+"""Access to one table's pages: the person's role at that table (``staff``'s rules)."""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from staff.selectors import table_role_for
+from tables.models import Table
+
+
+def table_required(*roles: str):
+    """Load ``table_id`` and allow only people whose role at that table is in ``roles``.
+
+    Anonymous people are sent to sign in; a table that does not exist is a 404; a person
+    without one of ``roles`` there gets a 403. The view receives ``table`` and
+    ``table_role`` instead of ``table_id``.
+    """
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, table_id, *args, **kwargs):
+            user = request.user
+            if not user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            table = get_object_or_404(Table, pk=table_id)
+            role = table_role_for(user=user, table=table)
+            if role is None or role not in roles:
+                raise PermissionDenied
+            return view(request, *args, table=table, table_role=role, **kwargs)
+
+        wrapper.allowed_roles = roles
+        return wrapper
+
+    return decorator

@@ -1,0 +1,85 @@
+"""How a number or a stored value reads for a person: one format, in the person's language.
+
+* ``money``: two decimals, thousands separated (``114 200,00`` in Russian, ``114,200.00`` in
+  English), a real minus sign;
+* ``number``: a whole count, or ``number(x, 1)`` for one decimal;
+* ``denominations``: chips or notes by denomination, ``5 000 × 2, 1 000 × 3``;
+* ``readable``: a stored setting (a list, a mapping, a yes/no), never a Python repr.
+
+The separators are Django's locale formats (``django.utils.formats.number_format``), so both
+languages follow Django's own tables. Templates use them as filters (``{% load formats %}``,
+tables/templatetags/formats.py); messages, exports and charts call them here.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+MINUS = "\u2212"
+
+
+def _decimal(value) -> Decimal | None:
+    if value is None or value == "" or isinstance(value, bool):
+        return None
+    try:
+        number = Decimal(str(value).strip())
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+def number_text(value, places: int = 0) -> str:
+    """``value`` rounded half up to ``places`` decimals, grouped by thousands, in the active
+    language; empty for no value (and the text itself for something that is not a number)."""
+    number = _decimal(value)
+    if number is None:
+        return "" if value is None else str(value)
+    number = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = number_format(abs(number), decimal_pos=places, force_grouping=True)
+    return (MINUS if number < 0 else "") + text
+
+
+def money(value) -> str:
+    """An amount of money: two decimals, thousands separated."""
+    return number_text(value, 2)
+
+
+def number(value, places=0) -> str:
+    """A count (``number``) or a ratio with ``places`` decimals (``number:1``)."""
+    return number_text(value, int(places))
+
+
+def denominations(counts) -> str:
+    """Counts by denomination, the largest denomination first: ``5 000 × 2, 1 000 × 3``."""
+    if not counts:
+        return ""
+    rows = []
+    for key, count in dict(counts).items():
+        value = _decimal(key)
+        rows.append((value if value is not None else Decimal(0), key, count))
+    rows.sort(key=lambda row: row[0], reverse=True)
+    shown = []
+    for value, key, count in rows:
+        name = number_text(value, 0 if value == value.to_integral_value() else 2)
+        shown.append(f"{name or key} × {number_text(count)}")
+    return ", ".join(shown)
+
+
+def readable(value) -> str:
+    """A stored value (a setting in the history) in words: lists joined, mappings as
+    ``key: value``, yes/no, "—" for nothing."""
+    if value is None or value == "" or value == [] or value == {}:
+        return "—"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, dict):
+        return "; ".join(f"{key}: {readable(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(readable(item) for item in value)
+    if isinstance(value, int | float | Decimal):
+        return number_text(value, 0 if value == int(value) else 2)
+    text = str(value)
+    if text.strip().lstrip("-").replace(".", "", 1).isdigit():  # an amount saved as text
+        return number_text(text, 2 if "." in text else 0)
+    return text

@@ -1,0 +1,213 @@
+"""A table's lifecycle: closed → opening → open → closing → closed, through the opening and
+closing checklists (documents 000 and 002: docs/sources.md), each signed by two people."""
+
+from __future__ import annotations
+
+from django.contrib.auth import authenticate
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from floor.changes import table_changed
+from floor.errors import Refused
+from staff.roles import Role
+from staff.selectors import inspects
+from staff.throttle import sign_in_name, throttled_message
+from tables.checklists import step_codes
+from tables.models import Checklist, ChecklistStep, Table, TableChange
+from tables.services.steps import Step, step_details
+
+TRANSITIONS = {
+    Table.Status.CLOSED: Table.Status.OPENING,
+    Table.Status.OPENING: Table.Status.OPEN,
+    Table.Status.OPEN: Table.Status.CLOSING,
+    Table.Status.CLOSING: Table.Status.CLOSED,
+}
+
+
+def _move(table: Table, to_status: str, by) -> TableChange:
+    from_status = table.status
+    if TRANSITIONS.get(from_status) != to_status:
+        raise Refused(
+            "bad_transition",
+            _("A %(from)s table cannot become %(to)s.")
+            % {"from": Table.Status(from_status).label, "to": Table.Status(to_status).label},
+        )
+    table.status = to_status
+    table.save(update_fields=["status"])
+    change = TableChange(
+        table=table,
+        kind=TableChange.Kind.STATUS,
+        from_status=from_status,
+        to_status=to_status,
+        changed_by=by,
+    )
+    change.full_clean()
+    change.save()
+    table_changed(table.pk, duty=True)
+    return change
+
+
+def checklist_start(*, table: Table, kind: str, started_by) -> Checklist:
+    """Begin opening (closed → opening) or closing (open → closing) a table."""
+    target = {
+        Checklist.Kind.OPENING: Table.Status.OPENING,
+        Checklist.Kind.CLOSING: Table.Status.CLOSING,
+    }[kind]
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        _move(table, target, started_by)
+        checklist = Checklist(table=table, kind=kind, started_by=started_by)
+        checklist.full_clean()
+        checklist.save()
+    return checklist
+
+
+def checklist_current(*, table: Table) -> Checklist | None:
+    """The checklist under way (the table is opening or closing), or None."""
+    if table.status not in (Table.Status.OPENING, Table.Status.CLOSING):
+        return None
+    kind = Checklist.Kind.OPENING if table.status == Table.Status.OPENING else "closing"
+    return (
+        Checklist.objects.filter(table=table, kind=kind, completed_at__isnull=True)
+        .order_by("-started_at", "-pk")
+        .first()
+    )
+
+
+def checklist_step_record(*, checklist: Checklist, step: str, done_by, data=None) -> ChecklistStep:
+    """Record one step as done by ``done_by`` now, with what it needs
+    (``tables.services.steps``). A step is done once; a refused step changes nothing."""
+    if step not in step_codes(checklist.kind):
+        raise Refused("bad_step", _("That is not a step of this checklist."))
+    with transaction.atomic():
+        checklist = (
+            Checklist.objects.select_for_update().select_related("table").get(pk=checklist.pk)
+        )
+        if checklist.completed_at is not None:
+            raise Refused("checklist_done", _("This checklist is already complete."))
+        if checklist.pit_boss_signed_by_id or checklist.second_signed_by_id:
+            raise Refused("already_signed", _("The checklist is signed: no step can change."))
+        if checklist.steps.filter(step=step).exists():
+            raise Refused("step_done", _("This step is already done."))
+        details = step_details(Step(checklist=checklist, data=data or {}, by=done_by), step)
+        row = ChecklistStep(checklist=checklist, step=step, details=details, done_by=done_by)
+        row.full_clean()
+        try:
+            with transaction.atomic():
+                row.save()
+        except IntegrityError:
+            raise Refused("step_done", _("This step is already done."))
+    return row
+
+
+def checklist_missing_steps(*, checklist: Checklist) -> list[str]:
+    done = set(checklist.steps.values_list("step", flat=True))
+    return [code for code in step_codes(checklist.kind) if code not in done]
+
+
+def signer_authenticate(*, request, identifier: str, secret: str):
+    """The person whose own password this is, or a refusal (code ``bad_credential``, or
+    ``throttled`` when this device tried too many wrong ones for that name).
+
+    Signers (pit boss, inspector, duty administrator) sign with their password; the check
+    goes through ``authenticate(request, ...)``, throttled per source like every sign-in.
+    """
+    identifier = (identifier or "").strip()
+    user = authenticate(request, username=identifier, password=secret or "") if identifier else None
+    if user is None:
+        if getattr(request, "axes_locked_out", False):
+            request.sign_in_explained = True
+            raise Refused("throttled", throttled_message(request, sign_in_name(request, None)))
+        raise Refused("bad_credential", _("Wrong name or password."))
+    return user
+
+
+SIGNER_ROLES = {
+    "pit_boss": (Role.PIT_BOSS,),
+    "second": (Role.INSPECTOR,),
+}
+CLOSING_SECOND_ROLES = (Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+
+
+def _signer_roles(checklist: Checklist, slot: str) -> tuple:
+    if slot == "second" and checklist.kind == Checklist.Kind.CLOSING:
+        return CLOSING_SECOND_ROLES
+    return SIGNER_ROLES[slot]
+
+
+def _check_signer(checklist: Checklist, slot: str, signer) -> None:
+    """The signer holds the slot's role, is not the other signer, and — as the inspector —
+    oversees this table (at closing the duty administrator may sign instead)."""
+    roles = _signer_roles(checklist, slot)
+    if not any(signer.has_role(role) for role in roles):
+        raise Refused(
+            "wrong_signer",
+            _("%(name)s cannot sign here: this signature needs the role %(role)s.")
+            % {
+                "name": signer.display_name,
+                "role": ", ".join(str(Role(r).label) for r in roles),
+            },
+        )
+    other = "second_signed_by_id" if slot == "pit_boss" else "pit_boss_signed_by_id"
+    if getattr(checklist, other) == signer.pk:
+        raise Refused("same_signer", _("The two signatures must be of two different people."))
+    duty_may_sign = Role.DUTY_ADMINISTRATOR in roles and signer.has_role(Role.DUTY_ADMINISTRATOR)
+    if (
+        slot == "second"
+        and not duty_may_sign
+        and not inspects(user=signer, table_id=checklist.table_id)
+    ):
+        raise Refused(
+            "not_this_table",
+            _("%(name)s is not an inspector of this table.") % {"name": signer.display_name},
+        )
+
+
+def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
+    """Sign ``checklist`` in ``slot`` (``pit_boss`` or ``second``: the inspector; at closing
+    the inspector or the duty administrator). ``signer`` must have proved their own credential
+    (:func:`signer_authenticate`). Every step must be done; two different people sign."""
+    if slot not in SIGNER_ROLES:
+        raise Refused("bad_slot", _("Unknown signature."))
+    with transaction.atomic():
+        checklist = Checklist.objects.select_for_update().get(pk=checklist.pk)
+        if checklist.completed_at is not None:
+            raise Refused("checklist_done", _("This checklist is already complete."))
+        if checklist_missing_steps(checklist=checklist):
+            raise Refused("steps_missing", _("Sign only when every step is done."))
+        mine = "pit_boss_signed_by_id" if slot == "pit_boss" else "second_signed_by_id"
+        if getattr(checklist, mine) is not None:
+            raise Refused("already_signed", _("This signature is already given."))
+        _check_signer(checklist, slot, signer)
+        setattr(checklist, mine, signer.pk)
+        setattr(checklist, mine.replace("_by_id", "_at"), timezone.now())
+        checklist.full_clean()
+        checklist.save()
+    return checklist
+
+
+def _complete(table: Table, kind: str, to_status: str, by) -> Table:
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        checklist = checklist_current(table=table)
+        if checklist is None or checklist.kind != kind:
+            raise Refused("no_checklist", _("Start the checklist first."))
+        if checklist_missing_steps(checklist=checklist):
+            raise Refused("steps_missing", _("Every step of the checklist must be done first."))
+        if not checklist.signed:
+            raise Refused("unsigned", _("The checklist needs both signatures first."))
+        checklist.completed_at = timezone.now()
+        checklist.save(update_fields=["completed_at"])
+        _move(table, to_status, by)
+    return table
+
+
+def table_open(*, table: Table, opened_by) -> Table:
+    """Open the table: every opening step done and both signatures given."""
+    return _complete(table, Checklist.Kind.OPENING, Table.Status.OPEN, opened_by)
+
+
+def table_close(*, table: Table, closed_by) -> Table:
+    """Close the table: every closing step done and both signatures given."""
+    return _complete(table, Checklist.Kind.CLOSING, Table.Status.CLOSED, closed_by)

@@ -1,0 +1,167 @@
+"""What each checklist step records and checks: one handler per step code.
+
+A handler gets the step's context and returns the details kept with the step (shown on the
+table's page and in its history); it refuses with ``Refused`` and then nothing is recorded.
+Steps without a handler (shuffled, cut, cut card, shoe loaded, sign out) record only who
+did them and when.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from floor.alerts import alert_raise
+from floor.errors import Refused
+from floor.models import Alert, TableFeed
+from floor.parsing import record_id, whole_number
+from staff.models import User
+from staff.roles import TableRole
+from staff.selectors import table_staff
+from tables.models import Checklist, ChipCount, Table
+from tables.services.chips import chip_count_record
+from tables.services.reservations import reservations_clear
+
+MAX_DECKS = 8
+
+
+@dataclass
+class Step:
+    checklist: Checklist
+    data: dict
+    by: User
+
+    @property
+    def table(self) -> Table:
+        return self.checklist.table
+
+    @property
+    def opening(self) -> bool:
+        return self.checklist.kind == Checklist.Kind.OPENING
+
+
+def _chip_float(step: Step) -> dict:
+    """The float counted by denomination: the opener (compared with the last closer: any
+    difference is a critical alert) or the closer (the next opener's reference)."""
+    table = step.table
+    reference = None
+    if step.opening:
+        reference = (
+            ChipCount.objects.filter(table=table, kind=ChipCount.Kind.CLOSER)
+            .order_by("-counted_at", "-pk")
+            .first()
+        )
+    count = chip_count_record(
+        table=table,
+        kind=ChipCount.Kind.OPENER if step.opening else ChipCount.Kind.CLOSER,
+        counts=step.data.get("counts") or {},
+        counted_by=step.by,
+    )
+    details = {"chip_count": count.pk, "counts": count.counts, "total": str(count.total)}
+    if reference is None:
+        return details
+    difference = count.total - reference.total
+    by_denomination = {
+        d: count.counts.get(d, 0) - reference.counts.get(d, 0)
+        for d in sorted(set(count.counts) | set(reference.counts), key=Decimal)
+        if count.counts.get(d, 0) != reference.counts.get(d, 0)
+    }
+    details.update(
+        reference=str(reference.total), difference=str(difference), by_denomination=by_denomination
+    )
+    if difference or by_denomination:
+        alert_raise(
+            table_id=table.pk,
+            kind="float_difference",
+            params={
+                "opener": str(count.total),
+                "closer": str(reference.total),
+                "difference": str(difference),
+            },
+            severity=Alert.Severity.CRITICAL,
+            raised_by=step.by,
+        )
+    return details
+
+
+def _cards(step: Step) -> dict:
+    decks = whole_number(step.data.get("decks"), low=1, high=MAX_DECKS)
+    if decks is None:
+        raise Refused("bad_decks", _("Enter the number of decks (1 to 8)."))
+    if not step.data.get("spread_checked"):
+        raise Refused(
+            "spread_unchecked",
+            _("The opening player must check the spread (every card of the set present)."),
+        )
+    return {"decks": decks, "spread_checked": True}
+
+
+def _cash_box(step: Step) -> dict:
+    seal = str(step.data.get("seal") or "").strip()[:64]
+    if not seal:
+        raise Refused("seal_required", _("Enter the seal number."))
+    if not step.data.get("tip_box"):
+        raise Refused("tip_box_missing", _("The tip box must be in place."))
+    return {"seal": seal, "tip_box": True}
+
+
+def _staff(step: Step) -> dict:
+    staff = table_staff(table=step.table)
+    if any(role not in staff for role in TableRole.values):
+        raise Refused(
+            "staff_missing",
+            _("Assign a dealing croupier, an observing croupier and an inspector first."),
+        )
+    return {role: staff[role].display_name for role in TableRole.values}
+
+
+def _last_round(step: Step) -> dict:
+    feed = TableFeed.objects.filter(pk=step.table.pk).first()
+    if feed is not None and feed.round_open:
+        raise Refused("round_in_progress", _("A round is still in progress: finish it first."))
+    return {"round": feed.round_number if feed else None}
+
+
+def _reservations(step: Step) -> dict:
+    return {"cleared": reservations_clear(table=step.table, by=step.by)}
+
+
+def _drop_box(step: Step) -> dict:
+    seal = str(step.data.get("seal") or "").strip()[:64]
+    if not seal:
+        raise Refused("seal_required", _("Enter the seal number."))
+    removed_by = User.objects.filter(pk=record_id(step.data.get("removed_by"))).first()
+    witness = User.objects.filter(pk=record_id(step.data.get("witness"))).first()
+    if removed_by is None or witness is None:
+        raise Refused("people_required", _("Name who removed the drop box and the witness."))
+    if removed_by == witness:
+        raise Refused(
+            "same_person", _("The witness must be another person than the one removing it.")
+        )
+    return {
+        "seal": seal,
+        "removed_by": removed_by.display_name,
+        "removed_by_id": removed_by.pk,
+        "witness": witness.display_name,
+        "witness_id": witness.pk,
+    }
+
+
+STEP_HANDLERS: dict[str, Callable[[Step], dict]] = {
+    "chip_float": _chip_float,
+    "cards": _cards,
+    "cash_box": _cash_box,
+    "staff": _staff,
+    "last_round": _last_round,
+    "reservations": _reservations,
+    "drop_box": _drop_box,
+}
+
+
+def step_details(step: Step, code: str) -> dict:
+    """Check and record what step ``code`` needs; ``{}`` for a step that needs nothing."""
+    handler = STEP_HANDLERS.get(code)
+    return handler(step) if handler is not None else {}

@@ -1,0 +1,101 @@
+"""The hot path's budget: queries and renders per live command, its publish included
+(docs/performance.md has the measured speed; no timing here)."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from prometheus_client import REGISTRY
+
+from cashdesk import services as cash
+from floor import presence
+from game.publish import table_topic
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Queries of one command, its transaction and its publish — statements that read or write
+# (transaction control, which SQLite logs and PostgreSQL does not, is not counted).
+CARD_BUDGET = 12
+BUDGET = {
+    "open-round": 13,
+    "bet": 12,
+    "close-bets": 11,
+    "card": CARD_BUDGET,
+    "stand": 11,
+    "confirm-settlement": 22,  # the round's end: its result, the hand-over, the board again
+}
+
+
+def renders(fragment: str) -> float:
+    return REGISTRY.get_sample_value("pit_renders_total", {"fragment": fragment}) or 0.0
+
+
+@pytest.fixture
+def watched(table):
+    """A table screen and an inspector tile are open (in Russian)."""
+    async_to_sync(presence.mark)(table_topic(table.pk), "live", "ru")
+    async_to_sync(presence.mark)(table_topic(table.pk), "tile", "ru")
+    return table
+
+
+CONTROL = ("BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK TO")
+
+
+def statements(captured) -> list[str]:
+    """The statements that read or write, without the transaction control."""
+    return [q["sql"] for q in captured if not q["sql"].lstrip().upper().startswith(CONTROL)]
+
+
+def measured(desk, action, **fields) -> int:
+    version = desk.version  # what the screen shows (not part of the command)
+    with CaptureQueriesContext(connection) as queries:
+        desk.ok(action, expected_version=version, **fields)
+    return len(statements(queries.captured_queries))
+
+
+def test_a_card_command_with_its_publish_stays_within_budget(watched, dealer_desk):
+    dealer_desk.start_round({1: 100, 2: 200})
+    dealer_desk.ok("close-bets")
+    dealer_desk.ok("card", card="Th")  # the board is read once, then cached
+    live, tile = renders("live"), renders("tile")
+    assert measured(dealer_desk, "card", card="5c") <= CARD_BUDGET
+    # one render per watched (fragment, language) pair
+    assert (renders("live") - live, renders("tile") - tile) == (1, 1)
+
+
+def test_every_round_command_stays_within_its_budget(watched, dealer_desk):
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    dealer_desk.ok("open-round")  # warms the board
+    dealer_desk.ok("bet", box=1, seat="P1", stake="100")
+    seen = {}
+    seen["bet"] = measured(dealer_desk, "bet", box=2, seat="P2", stake="100")
+    seen["close-bets"] = measured(dealer_desk, "close-bets", occupancy_acknowledged="1")
+    for card in ("Th", "7c", "9d", "8h", "9s"):  # box 1, box 2, the dealer, box 1, box 2
+        seen["card"] = max(seen.get("card", 0), measured(dealer_desk, "card", card=card))
+    seen["stand"] = measured(dealer_desk, "stand")
+    dealer_desk.ok("stand")
+    seen["card"] = max(seen["card"], measured(dealer_desk, "card", card="Ts"))
+    seen["confirm-settlement"] = measured(dealer_desk, "confirm-settlement")
+    seen["open-round"] = measured(dealer_desk, "open-round")
+    over = {k: (v, BUDGET[k]) for k, v in seen.items() if v > BUDGET[k]}
+    assert not over, over
+
+
+def test_nobody_watching_means_nothing_rendered(table, dealer_desk):
+    live, tile = renders("live"), renders("tile")
+    dealer_desk.start_round({1: 100})
+    assert (renders("live"), renders("tile")) == (live, tile)
+
+
+def test_a_cash_in_with_its_publish_stays_within_budget(watched, crew):
+    table = watched
+    table.chip_denominations = ["100"]
+    table.save(update_fields=["chip_denominations"])
+    async_to_sync(presence.mark)("duty", "duty", "ru")
+    cash.cash_in_record(table=table, actor=crew["dealer"], notes={"100": 1}, chips={"100": 1})
+    with CaptureQueriesContext(connection) as queries:
+        cash.cash_in_record(table=table, actor=crew["dealer"], notes={"100": 2}, chips={"100": 2})
+    # the cash-in (role, day, insert, its audit links, feed: 11), the table's board read
+    # again (its shift money changed: 9) and the duty screen's whole floor (12)
+    done = statements(queries.captured_queries)
+    assert len(done) <= 32, [sql[:80] for sql in done]
