@@ -32,8 +32,8 @@ ALERT_MESSAGES = {
         "deviations over %(rounds)s rounds."
     ),
     "advantage_play": _(
-        "Box %(box)s: the bet follows the true count (Spearman %(rho)s over %(rounds)s "
-        "rounds): possible card counting."
+        "%(name)s: the bets follow the true count (evidence %(evidence)s after %(rounds)s "
+        "rounds; estimated player edge %(edge)s): possible card counting."
     ),
     "float_difference": _(
         "Chip float at opening %(opener)s differs from the last closing count %(closer)s "

@@ -3,19 +3,19 @@ seconds (``manage.py run_floor_watch``).
 
 * ``table_idle`` — an open table with no command for ``TABLE_IDLE_MINUTES``;
 * ``croupier_rotation`` — a croupier on one table longer than ``ROTATION_MINUTES``;
-* ``result_deviation`` — the table's result this shift more than ``DEVIATION_SIGMAS``
-  standard deviations from its theoretical result (after ``DEVIATION_MIN_ROUNDS`` rounds);
-* ``advantage_play`` — a box whose bet follows the true count this shift
-  (``game.detection.bet_count_correlation``; docs/detection.md).
+* ``result_deviation`` — the table's result this shift, checked after every round, reached
+  ``DEVIATION_SIGMAS`` standard deviations from its theoretical result (from
+  ``DEVIATION_MIN_ROUNDS`` rounds on; ``game.detection.ShiftDeviation``);
+* ``advantage_play`` — a player (by player card, or seat label at the table) whose bets follow
+  the true count this shift (``game.detection.PlayerEvidence``; docs/detection.md).
 
 Each alert is raised once per occurrence (per idle spell, per assignment, per table and
-shift, per box and shift), so a watch that runs every few seconds never repeats itself.
+shift, per player and shift), so a watch that runs every few seconds never repeats itself.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
@@ -25,7 +25,7 @@ from django.utils import timezone
 from floor.alerts import alert_raise
 from floor.gaming import shift_window
 from floor.models import Alert
-from game import detection
+from game import detection, detection_records
 from game.configuration import house_edge
 from game.models import Command, Round
 from staff.models import TableAssignment
@@ -88,89 +88,92 @@ def check_rotation(table: Table, now: dt.datetime) -> list[Alert]:
     return raised
 
 
-def _shift_rounds(table: Table, start: dt.datetime):
-    return Round.objects.filter(
-        table=table, status=Round.Status.CLOSED, closed_at__gte=start
-    ).order_by("number")
+def _shift_key(now: dt.datetime) -> tuple[str, dt.datetime]:
+    day, shift, start = shift_window(now)
+    return f"{day.isoformat()}/{shift}", start
 
 
-def deviation(table: Table, start: dt.datetime) -> dict:
-    """The table's result this shift against its theoretical result (docs/detection.md)."""
-    rows = list(_shift_rounds(table, start).values_list("players_net", "total_bet"))
-    house_net = -sum((net or Decimal(0) for net, _ in rows), Decimal(0))
+def _edge_and_spread(table: Table) -> tuple[float, float, float]:
+    """The table's house edge, one box's standard deviation and the boxes' correlation."""
     preset = (table.rules or {}).get("preset", "standard")
-    figures = detection.result_deviation(
-        house_net=house_net,
-        bets=[bet for _, bet in rows],
-        house_edge=float(house_edge(table.rules) or 0),
-        sd_per_hand=detection.SD_PER_HAND.get(preset, detection.SD_PER_HAND_DEFAULT),
+    return (
+        float(house_edge(table.rules) or 0),
+        detection.SD_PER_HAND.get(preset, detection.SD_PER_HAND_DEFAULT),
+        detection.BOX_CORRELATION.get(preset, detection.BOX_CORRELATION_DEFAULT),
     )
-    return {"rounds": len(rows), "house_net": house_net, **figures}
+
+
+def deviation(table: Table, start: dt.datetime) -> detection.ShiftDeviation:
+    """The table's result this shift against theory, checked after every round
+    (docs/detection.md): ``at_round`` is set if it crossed the threshold at some round."""
+    edge, sd, rho = _edge_and_spread(table)
+    check = detection.ShiftDeviation(
+        house_edge=edge,
+        sd_per_hand=sd,
+        box_correlation=rho,
+        sigmas=settings.DEVIATION_SIGMAS,
+        min_rounds=settings.DEVIATION_MIN_ROUNDS,
+    )
+    for r in detection_records.shift_records(start, table_ids=[table.pk]):
+        check.observe(house_net=-r.players_net, box_bets=r.box_bets)
+    return check
 
 
 def check_deviation(table: Table, now: dt.datetime) -> Alert | None:
-    day, shift, start = shift_window(now)
-    key = f"{day.isoformat()}/{shift}"
+    key, start = _shift_key(now)
     if Alert.objects.filter(table=table, kind="result_deviation", params__shift=key).exists():
         return None
     d = deviation(table, start)
-    if d["rounds"] < settings.DEVIATION_MIN_ROUNDS or d["z"] is None:
+    if d.at_round is None:
         return None
-    if abs(d["z"]) < settings.DEVIATION_SIGMAS:
-        return None
+    at = d.crossing
     return _raise(
         table,
         "result_deviation",
         {
             "shift": key,
-            "rounds": d["rounds"],
-            "result": str(d["house_net"]),
-            "theoretical": f"{d['theoretical']:.2f}",
-            "z": f"{d['z']:+.1f}",
+            "rounds": at["rounds"],
+            "result": str(at["result"]),
+            "theoretical": f"{at['theoretical']:.2f}",
+            "z": f"{at['z']:+.1f}",
         },
         Alert.Severity.CRITICAL,
     )
 
 
-def box_counts_and_bets(table: Table, start: dt.datetime) -> dict[int, list[tuple[float, float]]]:
-    """Per box: (true count before the round, the box's bet) for each closed round of the
-    shift. The true count comes from the cards out of the shoe when the round opened."""
-    out: dict[int, list[tuple[float, float]]] = {}
-    for snapshot in _shift_rounds(table, start).values_list("snapshot", flat=True):
-        shoe = (snapshot.get("opening") or {}).get("shoe") or {}
-        tc = detection.true_count(shoe.get("out_ranks") or {}, int(shoe.get("decks") or 6))
-        for box, bet in ((snapshot.get("engine") or {}).get("bets") or {}).items():
-            out.setdefault(int(box), []).append((tc, float(Decimal(bet))))
-    return out
-
-
 def check_advantage_play(table: Table, now: dt.datetime) -> list[Alert]:
-    day, shift, start = shift_window(now)
-    key = f"{day.isoformat()}/{shift}"
+    """Each player at the table this shift (by player card across the tables he played, or
+    by seat label here) whose bets follow the count: ``game.detection.PlayerEvidence``."""
+    key, start = _shift_key(now)
+    here = detection_records.shift_records(start, table_ids=[table.pk])
+    players = {p: r.labels[p] for r in here for p in r.stakes}
+    cards = any(p.startswith("card:") for p in players)
+    records = detection_records.shift_records(start) if cards else here
+    edge = _edge_and_spread(table)[0]
     raised = []
-    for box, pairs in sorted(box_counts_and_bets(table, start).items()):
-        verdict = detection.bet_count_correlation(
-            pairs,
-            min_rounds=settings.ADVANTAGE_MIN_ROUNDS,
-            threshold=settings.ADVANTAGE_MIN_RHO,
-            min_z=settings.ADVANTAGE_MIN_Z,
+    for player, label in sorted(players.items()):
+        evidence = detection_records.player_evidence(
+            records, player, alpha=settings.ADVANTAGE_ALPHA, house_edge=edge
         )
-        if not verdict["flagged"]:
+        if not evidence.alarm:
             continue
-        if Alert.objects.filter(
-            table=table, kind="advantage_play", params__shift=key, params__box=box
-        ).exists():
+        seen = Alert.objects.filter(kind="advantage_play", params__shift=key, params__player=player)
+        if not player.startswith("card:"):
+            seen = seen.filter(table=table)
+        if seen.exists():
             continue
+        advantage = evidence.advantage or 0.0
         raised.append(
             _raise(
                 table,
                 "advantage_play",
                 {
                     "shift": key,
-                    "box": box,
-                    "rounds": verdict["rounds"],
-                    "rho": f"{verdict['rho']:.2f}",
-                    "z": f"{verdict['z']:.1f}",
+                    "player": player,
+                    "name": label,
+                    "rounds": evidence.at_round,
+                    "evidence": f"{evidence.log_evidence:.1f}",
+                    "edge": f"{advantage:+.2%}",
                 },
                 Alert.Severity.CRITICAL,
             )

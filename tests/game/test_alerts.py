@@ -9,9 +9,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
-from floor.alerts import alert_raise
+from floor.alerts import alert_raise, alert_text
 from floor.models import Alert
-from game import watch
+from game import bettors, watch
+from game.detection import judge
 from game.models import Round
 from game.models import Shoe as ShoeRow
 from staff.roles import Role, TableRole
@@ -122,25 +123,99 @@ def test_a_normal_shift_result_raises_nothing(crew, table):
     assert "result_deviation" not in kinds(table)
 
 
-def test_a_box_betting_with_the_count_is_flagged_and_a_flat_box_is_not(crew, table, settings):
-    settings.ADVANTAGE_MIN_ROUNDS = 30
-    rounds = []
-    for i in range(40):
-        low = (i * 7) % 40  # the count wanders up and down through the shoe
-        out = {"5": low}  # low cards out: a positive count
-        rounds.append((out, {1: 10 + 10 * (low // 8), 2: 50}, 0))
-    _closed_rounds(table, crew["dealer"], rounds)
-    watch.floor_watch(table_id=table.pk)
+def _record_shift(table, user, rounds, *, players, first_number=1):
+    """Closed rounds from a simulated player-shift (``game.bettors.play_shift``): the player
+    under test at box 1, flat players at boxes 2 and 3; each shuffle a new shoe row. The
+    opening shoe of each round counts the cards seen since the shuffle, as the table does.
+    ``players``: box -> (seat label, player card)."""
+    now = timezone.now()
+    shoe_row, out_ranks, number = None, {}, first_number
+    shoes = ShoeRow.objects.filter(table=table).count()
+    for r in rounds:
+        if shoe_row is None or r["shuffle_before"]:
+            shoes += 1
+            shoe_row = ShoeRow.objects.create(
+                table=table,
+                number=shoes,
+                decks=6,
+                state={},
+                reason="new_shoe",
+                shuffled_by=user,
+                cards_behind_cut=90,
+            )
+            out_ranks = {}
+        bets = {1: Decimal(r["bet"]), 2: Decimal(10), 3: Decimal(10)}
+        bets = {box: bet for box, bet in bets.items() if bet > 0}
+        Round.objects.create(
+            table=table,
+            shoe=shoe_row,
+            number=number,
+            status=Round.Status.CLOSED,
+            snapshot={
+                "opening": {"shoe": {"decks": 6, "out_ranks": dict(out_ranks)}},
+                "engine": {"bets": {str(b): str(v) for b, v in bets.items()}},
+                "shares": {
+                    str(box): [
+                        {"seat": players[box][0], "stake": str(bet), "player_card": players[box][1]}
+                    ]
+                    for box, bet in bets.items()
+                },
+            },
+            version=number,
+            opened_by=user,
+            closed_at=now,
+            players_net=Decimal(0),
+            total_bet=sum(bets.values(), Decimal(0)),
+        )
+        number += 1
+        for card in r["cards"]:
+            rank = card[0]
+            out_ranks[rank] = out_ranks.get(rank, 0) + 1
+
+
+PLAYERS = {1: ("Anna", ""), 2: ("Boris", ""), 3: ("Vera", "")}
+
+
+def test_a_player_betting_with_the_count_is_flagged_once_as_the_judge_would(crew, table):
+    session = bettors.play_shift("counter", rounds=200, seed="watch/4")
+    verdict = judge(session)
+    assert verdict["alarm"]
+    _record_shift(table, crew["dealer"], session["rounds"], players=PLAYERS)
+    assert watch.floor_watch(table_id=table.pk) == 1
     alert = Alert.objects.get(table=table, kind="advantage_play")
-    assert alert.params["box"] == 1
-    assert float(alert.params["rho"]) > 0.9
+    assert alert.severity == Alert.Severity.CRITICAL
+    assert alert.params["name"] == "Anna"  # Boris and Vera bet flat: nothing against them
+    assert alert.params["rounds"] == verdict["at_round"]  # the judge's verdict, round for round
+    assert "Anna" in alert_text(alert)
     assert watch.floor_watch(table_id=table.pk) == 0
 
 
-def test_too_few_rounds_are_not_judged(crew, table, settings):
-    settings.ADVANTAGE_MIN_ROUNDS = 30
-    rounds = [({"5": i}, {1: 10 + 10 * i}, 0) for i in range(20)]
-    _closed_rounds(table, crew["dealer"], rounds)
+def test_a_player_card_is_followed_across_tables(crew, table, make_table):
+    """Half a counter's shift at each of two tables: neither half is enough alone, the two
+    together are, and only the player card tells that it is one player."""
+    session = bettors.play_shift("counter", rounds=200, seed="watch/36")
+    first, second = session["rounds"][:100], session["rounds"][100:]
+    other = make_table(2)
+    _record_shift(table, crew["dealer"], first, players=PLAYERS)
+    _record_shift(other, crew["dealer"], second, players=PLAYERS)
+    watch.floor_watch()
+    assert not Alert.objects.filter(kind="advantage_play").exists()  # seat labels: two people
+    Round.objects.all().delete()
+    ShoeRow.objects.all().delete()
+    carded = {**PLAYERS, 1: ("Anna", "00731")}
+    _record_shift(table, crew["dealer"], first, players=carded)
+    _record_shift(other, crew["dealer"], second, players=carded)
+    watch._seen_rounds.clear()
+    watch.floor_watch()
+    alert = Alert.objects.get(kind="advantage_play")
+    assert alert.params["name"] == "Anna / 00731"
+    assert alert.params["rounds"] > 100  # the evidence from the first table carried over
+
+
+def test_a_player_whose_stake_varies_at_random_is_not_flagged(crew, table):
+    session = bettors.play_shift("random", rounds=200, seed="watch/random")
+    assert not judge(session)["alarm"]
+    _record_shift(table, crew["dealer"], session["rounds"], players=PLAYERS)
     watch.floor_watch(table_id=table.pk)
     assert "advantage_play" not in kinds(table)
 

@@ -1,56 +1,250 @@
-"""The advantage-play statistic (pure Python): a counter is flagged, a flat or a random
-bettor is not, and too few rounds are never judged."""
+"""The detection statistics (pure Python): the exact true count is a martingale, each round's
+factor of the evidence has expectation 1 when the bet ignores the count, a counter is caught
+and blind bettors are not (fixed seeds, short shifts), and the deviation's standard deviation
+counts the boxes' correlation."""
 
+import math
+import random
 from decimal import Decimal
 
 import pytest
 
+from game import bettors
 from game.detection import (
-    bet_count_correlation,
+    HI_LO,
+    CountState,
+    PlayerEvidence,
+    ShiftDeviation,
+    ShoeCounter,
+    judge,
     result_deviation,
+    round_variance,
     running_count,
-    simulate_box,
-    spearman,
     true_count,
 )
+from game.detection.advantage import _NODES, _WEIGHTS, BetModel, Method, mixture_log_evidence
+from game.engine import EngineError
 
-RULE = {"min_rounds": 30, "threshold": 0.3, "min_z": 3.0}
+RANKS = "A23456789TJQK"
 
 
 def test_hi_lo_counts_low_cards_up_and_tens_and_aces_down():
     assert running_count({"2": 3, "6": 1, "8": 5, "K": 2, "A": 1}) == 1
-    assert true_count({"5": 26}, decks=6) == pytest.approx(26 / 5.5)
+    assert true_count({"5": 26}, decks=6) == pytest.approx(52 * 26 / (312 - 26))
+    state = CountState.from_out_ranks({"5": 3, "K": 1, "8": 2}, 6)
+    assert (state.out, state.running, state.low, state.high) == (6, 2, 3, 1)
 
 
-def test_spearman_handles_ties_and_constant_series():
-    assert spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1)
-    assert spearman([1, 2, 3, 4], [40, 30, 20, 10]) == pytest.approx(-1)
-    assert spearman([1, 2, 3], [5, 5, 5]) is None
-    assert 0 < spearman([1, 2, 3, 4], [1, 1, 2, 2]) < 1
+def _exact_next_card(state: CountState, left: dict[str, int]):
+    """Every possible next card with its probability and the state after it."""
+    unseen = sum(left.values())
+    for rank, n in left.items():
+        if n:
+            h = HI_LO[rank]
+            after = CountState(
+                state.decks,
+                state.out + 1,
+                state.running + h,
+                state.low + (h > 0),
+                state.high + (h < 0),
+            )
+            yield n / unseen, after
 
 
-def test_a_counter_is_flagged():
-    play = simulate_box(bettor="counter", rounds=400, seed="test-counter")
-    verdict = bet_count_correlation(play, **RULE)
-    assert verdict["flagged"] and verdict["rho"] > 0.3
+@pytest.mark.parametrize("seed", range(5))
+def test_the_exact_true_count_is_a_martingale_and_its_variance_is_known(seed):
+    rng = random.Random(seed)
+    decks = 2
+    left = dict.fromkeys(RANKS, 4 * decks)
+    counter = ShoeCounter(decks)
+    for _ in range(rng.randint(5, 70)):  # deal some cards at random
+        rank = rng.choice([r for r, n in left.items() if n])
+        left[rank] -= 1
+        counter.take(rank)
+    state = counter.state()
+    mean = sum(p * s.true_count for p, s in _exact_next_card(state, left))
+    var = sum(p * (s.true_count - state.true_count) ** 2 for p, s in _exact_next_card(state, left))
+    assert mean == pytest.approx(state.true_count, abs=1e-12)
+    assert var == pytest.approx(state.card_variance(), rel=1e-9)
 
 
-@pytest.mark.parametrize("bettor", ["flat", "random"])
-def test_a_bettor_blind_to_the_count_is_not_flagged(bettor):
-    play = simulate_box(bettor=bettor, rounds=400, seed=f"test-{bettor}")
-    assert not bet_count_correlation(play, **RULE)["flagged"]
+def test_the_shoe_counter_refuses_a_card_that_is_not_one_or_one_too_many():
+    counter = ShoeCounter(1)
+    counter.take("Th")
+    with pytest.raises(EngineError, match="cannot hold another Th"):
+        counter.take("Th")
+    with pytest.raises(EngineError, match="Not a card"):
+        counter.take("1x")
+    assert counter.state().out == 1
 
 
-def test_fewer_rounds_than_the_minimum_are_never_flagged():
-    perfect = [(float(i), float(10 * i)) for i in range(29)]
-    verdict = bet_count_correlation(perfect, **RULE)
-    assert verdict["rho"] == pytest.approx(1) and not verdict["flagged"]
-    assert bet_count_correlation([*perfect, (29.0, 290.0)], **RULE)["flagged"]
+def _trained_model(seed: int, method: Method) -> BetModel:
+    """A model that has seen a counter-like player: high bets at high counts."""
+    rng = random.Random(seed)
+    model = BetModel(method)
+    previous = "shoe"
+    for _ in range(150):
+        tc = rng.gauss(0, 2)
+        bet = 10 if tc < 1 else 40
+        model.add(previous, bet, tc)
+        previous = bet
+    return model
 
 
-def test_result_deviation_in_standard_deviations():
-    d = result_deviation(
-        house_net=Decimal(-3000), bets=[Decimal(100)] * 30, house_edge=0.0, sd_per_hand=1.0
+@pytest.mark.parametrize("bet", [10, 40])
+@pytest.mark.parametrize("tc_before", [-1.0, 0.7, 1.2, 3.0])
+def test_a_rounds_factor_has_expectation_one_when_the_bet_ignores_the_count(bet, tc_before):
+    """Under the count's own distribution of its change, E[likelihood ratio] = 1 (no allowance),
+    and at most 1 with the allowance: the evidence is a test martingale."""
+    sd = 0.8
+    exact = _trained_model(1, Method(allowance=0.0))
+    expected = sum(
+        w * exact.likelihood_ratio(10, bet, tc_before, sd * z, sd)
+        for z, w in zip(_NODES, _WEIGHTS, strict=True)
     )
-    assert d["sd"] == pytest.approx(100 * 30**0.5)
-    assert d["z"] == pytest.approx(-3000 / (100 * 30**0.5))
+    assert expected == pytest.approx(1.0, abs=1e-9)
+    allowing = _trained_model(1, Method(allowance=0.1))
+    for mu in (-0.1, 0.0, 0.1):  # a bet that reveals up to 0.1 SD of the change
+        expected = sum(
+            w * allowing.likelihood_ratio(10, bet, tc_before, sd * (z + mu), sd)
+            for z, w in zip(_NODES, _WEIGHTS, strict=True)
+        )
+        assert expected <= 1.0 + 1e-9
+
+
+def test_the_model_sees_a_raise_after_the_count_rose():
+    model = _trained_model(2, Method())
+    assert model.likelihood_ratio(10, 40, 0.6, +0.8, 0.8) > 2  # raised as the count went up
+    assert model.likelihood_ratio(10, 40, 0.6, -0.8, 0.8) < 0.5  # ...not as it went down
+
+
+def test_the_mixture_evidence_is_the_integral_it_claims():
+    total, variance, precision = 3.2, 9.0, 1.0
+    steps = 20000
+    integral = 0.0
+    for i in range(steps):  # half-normal mixture over the drift, by the midpoint rule
+        lam = (i + 0.5) * 8 / steps
+        density = 2 * math.sqrt(precision / (2 * math.pi)) * math.exp(-precision * lam**2 / 2)
+        integral += math.exp(lam * total - lam**2 * variance / 2) * density * 8 / steps
+    assert mixture_log_evidence(total, variance, precision) == pytest.approx(math.log(integral))
+    assert mixture_log_evidence(0.0, 0.0, precision) == 0.0
+
+
+def _verdict(name: str, seed: str, rounds: int = 200) -> dict:
+    return judge(bettors.play_shift(name, rounds=rounds, seed=seed))
+
+
+def test_a_flat_bettor_gives_no_evidence_at_all():
+    verdict = _verdict("flat", "t-flat")
+    assert verdict["score"] == 0.0 and not verdict["alarm"]
+    assert verdict["played"] == 200
+
+
+def test_a_hi_lo_counter_is_caught_and_his_edge_is_above_a_flat_bettors():
+    caught = [_verdict("counter", f"t-counter/{i}") for i in range(3)]
+    assert all(v["alarm"] and v["at_round"] <= 200 for v in caught)
+    flat = _verdict("flat", "t-flat")
+    assert all(v["advantage"] > flat["advantage"] for v in caught)
+
+
+@pytest.mark.parametrize("name", ["random", "martingale", "coin-dalembert", "step", "breaks"])
+def test_bettors_blind_to_the_count_are_not_caught(name):
+    verdicts = [_verdict(name, f"t-blind/{i}") for i in range(3)]
+    assert not any(v["alarm"] for v in verdicts)
+
+
+def _counter_rounds(evidence: PlayerEvidence, tables: list[str], rounds: int, seed: int):
+    """A counter (10 below a true count of 1, 80 from 1 up) at each of ``tables`` in turn,
+    each table with its own shuffled shoe of 6 decks (cut after 200 cards, 8 cards a round)."""
+    rng = random.Random(seed)
+    shoes = {}
+    for _ in range(rounds):
+        for table in tables:
+            if table not in shoes or not shoes[table][1]:
+                deck = [r + s for r in RANKS for s in "shdc"] * 6
+                rng.shuffle(deck)
+                shoes[table] = (ShoeCounter(6), deck[:200])
+                new_shoe = True
+            else:
+                new_shoe = False
+            counter, cards = shoes[table]
+            state = counter.state()
+            bet = Decimal(10 if state.true_count < 1 else 80)
+            evidence.observe(table, bet=bet, shoe=state, new_shoe=new_shoe)
+            for _ in range(min(8, len(cards))):
+                counter.take(cards.pop())
+
+
+def test_evidence_adds_up_across_tables():
+    alone, both = PlayerEvidence(), PlayerEvidence()
+    _counter_rounds(alone, ["A"], 200, seed=4)
+    _counter_rounds(both, ["A", "B"], 200, seed=4)
+    assert alone.alarm and both.alarm
+    assert both.rounds == 400
+    assert both.log_evidence > alone.log_evidence
+
+
+def test_a_shoe_that_goes_back_is_taken_as_a_new_shoe_not_as_a_count_change():
+    counter = ShoeCounter(6)
+    for code in ["2h", "3h", "4h", "5h", "6h"] * 4:
+        counter.take(code)
+    evidence = PlayerEvidence()
+    evidence.observe("A", bet=Decimal(10), shoe=counter.state())
+    evidence.observe("A", bet=Decimal(80), shoe=ShoeCounter(6).state())  # reshuffled, unsaid
+    assert evidence.log_evidence == 0.0  # the drop from +20 to 0 is not scored
+    reported = PlayerEvidence(method=Method(allowance=0.0))
+    reported.observe("A", bet=Decimal(10), shoe=counter.state())
+    later = ShoeCounter(6)
+    for code in ["2h", "3h", "4h", "5h", "6h"] * 4 + ["Kd"]:
+        later.take(code)
+    reported.observe("A", bet=Decimal(80), shoe=later.state())
+    assert reported.log_evidence != 0.0  # one card later in the same shoe: scored
+
+
+# -- result deviation -----------------------------------------------------------------------
+
+
+def test_the_rounds_standard_deviation_counts_the_boxes_correlation():
+    seven = [Decimal(10)] * 7
+    correlated = round_variance(seven, 1.0, 0.37)
+    assert correlated == pytest.approx(100 * (0.63 * 7 + 0.37 * 49))
+    assert round_variance(seven, 1.0, 1.0) == pytest.approx(100 * 49)  # one hand of the total
+    assert math.sqrt(round_variance(seven, 1.0, 1.0) / correlated) == pytest.approx(1.47, abs=0.01)
+    d = result_deviation(
+        house_net=Decimal(-300), rounds=[[Decimal(10)]] * 30, house_edge=0.0, sd_per_hand=1.0
+    )
+    assert d["sd"] == pytest.approx(10 * 30**0.5)
+    assert d["z"] == pytest.approx(-300 / (10 * 30**0.5))
+
+
+def test_the_shift_deviation_is_checked_from_the_minimum_rounds_on():
+    check = ShiftDeviation(house_edge=0.0, sd_per_hand=1.0, sigmas=3.9, min_rounds=30)
+    for _ in range(29):
+        check.observe(house_net=Decimal(-10), box_bets=[Decimal(10)])
+    assert check.z < -3.9 and check.at_round is None  # far out, but too early to judge
+    check.observe(house_net=Decimal(-10), box_bets=[Decimal(10)])
+    assert check.at_round == 30
+    assert check.crossing["result"] == Decimal(-300)
+    for _ in range(100):
+        check.observe(house_net=Decimal(10), box_bets=[Decimal(10)])
+    assert check.at_round == 30 and check.z > 0  # the crossing stays on record
+
+
+def _feed(evidence: PlayerEvidence, session: dict) -> PlayerEvidence:
+    counter = None
+    for r in session["rounds"]:
+        if counter is None or r["shuffle_before"]:
+            counter = ShoeCounter(session["decks"])
+        evidence.observe("T", bet=Decimal(r["bet"]), shoe=counter.state(), new_shoe=False)
+        for code in r["cards"]:
+            counter.take(code)
+    return evidence
+
+
+def test_evidence_carried_from_earlier_sessions_adds_on():
+    session = bettors.play_shift("counter", rounds=200, seed="t-carry")
+    fresh = _feed(PlayerEvidence(), session)
+    carried = _feed(PlayerEvidence(carried=3.0), session)
+    assert carried.log_evidence == pytest.approx(fresh.log_evidence + 3.0)
+    assert fresh.alarm and carried.at_round < fresh.at_round
+    assert fresh.verdict() == judge(session)  # the judge feeds the rounds the same way
