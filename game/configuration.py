@@ -61,6 +61,12 @@ def house_edge(rules) -> Decimal | None:
         return None
 
 
+def rule_facts(rules) -> dict:
+    """What ``tables`` keeps of a rule set (it cannot ask the engine): its number of decks
+    and its house edge. Raises ``RulesError`` for a rule set the engine refuses."""
+    return {"decks": Rules.from_json(rules or "standard").decks, "house_edge": house_edge(rules)}
+
+
 def preset_edges() -> list[tuple[str, Decimal]]:
     return [(name, house_edge({"preset": name})) for name in PRESETS]
 
@@ -95,9 +101,11 @@ def table_configure(*, table: Table, changed_by, **fields) -> TableChange | None
         if not changes:
             return None
         try:
-            table_rules(table)
+            facts = rule_facts(table.rules)
         except RulesError as error:
             raise ValidationError({"rules": error.message}, code="bad_rules")
+        # Kept on the table for the layers below the engine (the opening checklist).
+        table.decks, table.house_edge = facts["decks"], facts["house_edge"]
         table_validate_chips(table=table)
         table.full_clean()
         table.save()

@@ -7,3 +7,16 @@ def cut_limits(decks: int) -> tuple[int, int]:
     """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack (documents 000, 002)."""
     size = decks * 52
     return math.ceil(size / 4), size // 3
+
+
+# A cut card marked as out more than a deck before the place it was put at is most likely a
+# slip of the finger (or a shoe that was not loaded as recorded): the tablet asks first.
+EARLY_MARGIN = 52
+
+
+def cut_card_early(*, dealt: int, size: int, behind: int | None) -> bool:
+    """Whether "the cut card came out" after ``dealt`` of ``size`` cards is too early for a
+    cut card that left ``behind`` cards behind it (more than a deck before its place)."""
+    if not behind or not size:
+        return False
+    return dealt < size - behind - EARLY_MARGIN

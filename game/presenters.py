@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from game import live
-from game.cuts import cut_limits
+from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, Rules, hand_total
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
@@ -33,6 +33,18 @@ class TableSnapshot:
     shoe: object | None = None  # game.Shoe
     round: object | None = None  # game.Round (number, pk, snapshot)
     board: dict = field(default_factory=dict)
+
+
+def card_name(code) -> str:
+    """A card as people write it: ``Ad`` → ``A♦``, ``Th`` → ``10♥``, ``7`` → ``7`` (a table
+    that records no suits); anything else is returned as it came."""
+    text = str(code or "")
+    if not text or text[0] not in RANKS or len(text) > 2:
+        return text
+    suit = text[1:]
+    if suit and suit not in SUIT_SYMBOLS:
+        return text
+    return RANK_LABELS.get(text[0], text[0]) + SUIT_SYMBOLS.get(suit, "")
 
 
 def card_view(code: str, hidden: bool = False) -> dict:
@@ -64,9 +76,18 @@ def total_view(codes: list[str], *, blackjack: bool = False) -> dict:
     return {"kind": kind, "value": total}
 
 
-def shoe_view(shoe) -> dict | None:
+def shoe_before_opening(shoe, table) -> bool:
+    """A shoe shuffled before the table last opened belongs to an earlier opening: a
+    re-opened table starts a new shoe (its cards went back to the cage at closing)."""
+    opened = getattr(table, "opened_at", None)
+    return opened is not None and shoe.shuffled_at < opened
+
+
+def shoe_view(shoe, table=None) -> dict | None:
     if shoe is None:
         return None
+    stale = table is not None and shoe_before_opening(shoe, table)
+    early = cut_card_early(dealt=shoe.dealt, size=shoe.size, behind=shoe.cards_behind_cut)
     return {
         "number": shoe.number,
         "dealt": shoe.dealt,
@@ -74,7 +95,9 @@ def shoe_view(shoe) -> dict | None:
         "left": shoe.size - shoe.dealt,
         "penetration_pct": round(100 * shoe.penetration),
         "cut_card_out": shoe.cut_card_out,
-        "needs_shuffle": shoe.cut_card_out is not None,
+        "needs_shuffle": shoe.cut_card_out is not None or stale,
+        "before_opening": stale,
+        "cut_card_early": early,
         "burn_card": shoe.burn_card,
     }
 
@@ -108,7 +131,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
     state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
-    shoe = shoe_view(snap.shoe)
+    shoe = shoe_view(snap.shoe, table)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN

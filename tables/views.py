@@ -74,6 +74,7 @@ def table_detail(request, table_id):
             "checklist": checklist,
             "steps": steps,
             "all_done": checklist is not None and all(s["row"] for s in steps),
+            "player_edge": services.player_edge(table),
             "reference": last_chip_count(table=table, kind=ChipCount.Kind.CLOSER),
             "people": User.objects.filter(is_active=True).order_by("full_name", "username"),
             "history": table_history(table=table),
@@ -95,7 +96,11 @@ def _act(request, table, op) -> None:
         messages.success(request, _("Closing started."))
         return
     if op == "open":
-        services.table_open(table=table, opened_by=user)
+        services.table_open(
+            table=table,
+            opened_by=user,
+            accept_player_edge=request.POST.get("accept_player_edge") == "on",
+        )
         messages.success(request, _("The table is open."))
         return
     if op == "close":
