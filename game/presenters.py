@@ -16,6 +16,7 @@ from decimal import Decimal
 from game import live
 from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, Rules, hand_total
+from tables import chips
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
@@ -147,6 +148,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
         "burn_needed": rules.dealer_cards == "hole" and table.card_entry == "manual",
         "cut_low": cut_low,
         "cut_high": cut_high,
+        "cut_default": (cut_low + cut_high) // 2,
         "shoe": shoe,
         "now_iso": now_iso,
         "table_open": table_open,
@@ -166,6 +168,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     if state is not None:
         view["round"] = {"number": snap.round.number, "status": state.status, "id": snap.round.pk}
         view.update(round_view(state, reserved=reserved))
+        settle_instructions(view["boxes"], table.chip_denominations)
     view["legal_list"] = " ".join(sorted(view["legal"] | idle))
     return view
 
@@ -226,7 +229,9 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
             "payouts": payouts.get(number, []),
             "paid_at_once": paid_now.get(number, []),
         }
+        view["staked"] = view["bet"]  # what the players put down before the deal
         if box is not None:
+            paid = sum((Decimal(e.get("net") or 0) for e in view["paid_at_once"]), Decimal(0))
             view.update(
                 insurance=box.insurance,
                 insurance_max=box.bet / 2,
@@ -235,9 +240,26 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
                 bonuses=box.bonuses,
                 net=box.net,
                 hands=[_hand_view(state, number, i, h) for i, h in enumerate(box.hands)],
+                # In play now: every hand's bet (doubles and splits included) and insurance.
+                bet=sum((h.bet for h in box.hands), Decimal(0)) + (box.insurance or 0),
+                paid_now=paid,
+                # At the end, one instruction: what is still to pay (+) or collect (-) once
+                # what was paid at once (Blackjack, even money, three sevens) is taken off.
+                to_settle=box.net - paid if state.status in ("settled", "closed") else None,
             )
         out.append(view)
     return out
+
+
+def settle_instructions(boxes: list[dict], chip_set) -> None:
+    """Add to each settled box the chips that pay what is still to pay (largest first, with
+    the rest no chip covers): ``payout_chips`` and ``payout_rest``."""
+    for box in boxes:
+        amount = box.get("to_settle")
+        if amount is not None and amount > 0:
+            split = chips.breakdown(amount, chip_set)
+            box["payout_chips"] = [{"value": value, "count": n} for value, n in split.chips]
+            box["payout_rest"] = split.rest
 
 
 def _at_stake(state: live.TableRound) -> Decimal:

@@ -75,6 +75,31 @@ def table_role_for(*, user: User, table) -> str | None:
     return None
 
 
+def hand_over_of(*, user: User, table) -> dict | None:
+    """When ``user``'s last assignment at ``table`` has ended: its role, when it ended and
+    who holds that role since (None if nobody took it); None if ``user`` never worked it."""
+    last = (
+        TableAssignment.objects.filter(user=user, table=table, ends_at__isnull=False)
+        .order_by("-ends_at", "-pk")
+        .first()
+    )
+    if last is None:
+        return None
+    successor = (
+        TableAssignment.objects.filter(table=table, role=last.role, starts_at__gte=last.ends_at)
+        .exclude(user=user)
+        .select_related("user")
+        .order_by("starts_at", "pk")
+        .first()
+    )
+    return {
+        "role": last.role,
+        "role_label": TableRole(last.role).label,
+        "ended_at": last.ends_at,
+        "successor": successor.user if successor else None,
+    }
+
+
 def table_staff(*, table) -> dict[str, User]:
     """The current holder of each table role."""
     return {

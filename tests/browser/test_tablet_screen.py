@@ -1,0 +1,141 @@
+"""The dealing croupier's tablet as the croupier sees it, in landscape (1280×800) and portrait
+(800×1280): during a round the dealer's cards and total, the prompt, the legal actions and
+the whole card pad are on the screen at once, nothing to scroll, every key a finger wide;
+insurance inside its box; one instruction per box after settlement, with its chips."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.screens import (
+    SIZES,
+    TOUCH,
+    assert_in_view,
+    assert_inside,
+    assert_no_page_scroll,
+    look,
+)
+from tests.browser.tablet import Tablet, sign_in_with_pin
+
+pytestmark = pytest.mark.browser
+
+SUITS = "shdc"
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
+
+
+def _pad_in_view(page, suited: bool) -> None:
+    codes = [r + s for s in SUITS for r in RANKS] if suited else RANKS
+    for code in codes:
+        assert_in_view(
+            page.get_by_test_id(f"card-{code}"), min_width=TOUCH, min_height=TOUCH, what=code
+        )
+
+
+def _round_in_view(page, suited: bool, *actions: str) -> None:
+    """During a round: the dealer's hand and total, the prompt, the actions, the pad."""
+    assert_no_page_scroll(page)
+    assert_in_view(page.get_by_test_id("dealer-hand"), what="the dealer's hand")
+    assert_in_view(page.get_by_test_id("awaiting"), what="the prompt")
+    for action in actions:
+        assert_in_view(page.get_by_test_id(action), min_height=TOUCH, what=action)
+    _pad_in_view(page, suited)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, table, size):
+    table.chip_denominations = ["50", "100", "500", "1000", "5000"]
+    table.max_bet = 5000
+    table.save()
+    page = new_page(viewport=SIZES[size])
+    sign_in_with_pin(page, "dealer")
+    tablet = Tablet(page)
+    assert_no_page_scroll(page)
+    look(page, f"tablet-{size}-1-idle")
+
+    tablet.shuffle()
+    tablet.tap("open-round")
+    tablet.bet(1, 500)
+    tablet.bet(2, 100)
+    tablet.bet(7, 1000)
+    assert_no_page_scroll(page)
+    assert_in_view(page.get_by_test_id("close-bets"), min_height=TOUCH)
+    for box in (1, 4, 7):
+        assert_in_view(page.get_by_test_id(f"stake-{box}"), what=f"stake of box {box}")
+    look(page, f"tablet-{size}-2-betting")
+
+    tablet.tap("close-bets")
+    _round_in_view(page, True)
+    look(page, f"tablet-{size}-3-dealing")
+
+    # box 1: A K (Blackjack), box 2: 8 8, box 7: T 9, dealer: ace -> insurance
+    tablet.cards("As", "8s", "Th", "Ad", "Kc", "8c", "9h")
+    expect(page.get_by_test_id("phase")).to_have_text("Insurance")
+    assert_no_page_scroll(page)
+    for box in (2, 7):
+        form = page.get_by_test_id(f"insure-form-{box}")
+        assert_in_view(form.get_by_role("button"), what=f"insure button of box {box}")
+        assert_inside(form.get_by_role("button"), page.get_by_test_id(f"box-{box}"))
+        assert_inside(page.get_by_test_id(f"insure-amount-{box}"), page.get_by_test_id(f"box-{box}"))
+    assert_in_view(page.get_by_test_id("insurance-closed"), min_height=TOUCH)
+    look(page, f"tablet-{size}-4-insurance")
+
+    tablet.tap("insurance-closed")
+    expect(page.get_by_test_id("awaiting")).to_contain_text("Box 2, hand 1")
+    _round_in_view(page, True, "stand", "double", "split")
+    look(page, f"tablet-{size}-5-decision")
+
+    tablet.tap("split")
+    tablet.card("3d")  # 8 3 = 11
+    tablet.tap("double")
+    tablet.card("Td")  # 21, doubled
+    # the box now has 100 + 100 doubled + 100 in play on a stake of 100
+    expect(page.get_by_test_id("box-bet-2")).to_have_text("300.00")
+    expect(page.get_by_test_id("box-staked-2")).to_have_text("stake 100.00")
+    tablet.card("9c")  # second hand 8 9 = 17
+    tablet.tap("stand")
+    tablet.tap("stand")  # box 7 stands on 19
+    expect(page.get_by_test_id("awaiting")).to_have_text("The dealer draws: tap the card")
+    _round_in_view(page, True)
+    assert_in_view(page.get_by_test_id("dealer-instruction"), what="Draw")
+    look(page, f"tablet-{size}-6-dealer")
+
+    tablet.card("6h")  # A 6: soft 17, the dealer stands
+    expect(page.get_by_test_id("phase")).to_have_text("Settlement")
+    assert_no_page_scroll(page)
+    # box 1: Blackjack paid at once (3:2 on 500 = 750): nothing more to pay, one line
+    expect(page.get_by_test_id("instruction-1")).to_have_text("Nothing more: paid at once 750.00")
+    # box 2: 21 doubled wins 200, 17 pushes: pay 200 with two 100s
+    expect(page.get_by_test_id("instruction-2")).to_contain_text("Pay 200.00")
+    expect(page.get_by_test_id("chips-2")).to_have_text("100 × 2")
+    # box 7: 19 against 17 wins 1000: one 1000 chip
+    expect(page.get_by_test_id("chips-7")).to_have_text("1,000 × 1")
+    for box in (1, 2, 7):
+        assert_in_view(page.get_by_test_id(f"instruction-{box}"), what=f"instruction {box}")
+    assert_in_view(page.get_by_test_id("confirm-settlement"), min_height=TOUCH)
+    look(page, f"tablet-{size}-7-settled")
+    tablet.tap("confirm-settlement")
+    expect(page.get_by_test_id("phase")).to_have_text("Round closed")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_refusal_shows_next_to_the_pad_with_the_card_named(new_page, crew, table, size):
+    table.rules = {"preset": "standard", "decks": 1}
+    table.save()
+    page = new_page(viewport=SIZES[size])
+    sign_in_with_pin(page, "dealer")
+    tablet = Tablet(page)
+    tablet.shuffle()
+    tablet.tap("open-round")
+    tablet.bet(1, 100)
+    tablet.tap("close-bets")
+    tablet.card("Ad")
+    page.get_by_test_id("card-Ad").click()  # a second A♦ in a one-deck shoe
+
+    error = tablet.error()
+    expect(error).to_have_text(
+        "There is no other A♦ in a 1-deck shoe: every copy of it is already out. Check the card."
+    )
+    assert_no_page_scroll(page)
+    message = assert_in_view(error, what="the refusal")
+    pad = assert_in_view(page.get_by_test_id("card-pad"), what="the card pad")
+    assert pad["y"] - (message["y"] + message["height"]) < 40, "the refusal is not by the pad"
+    look(page, f"tablet-{size}-refusal")
