@@ -20,6 +20,7 @@ from floor.changes import table_changed
 from floor.errors import Refused
 from game.engine import PRESETS, Rules, RulesError
 from game.engine.strategy import theoretical_edge
+from game.rule_fields import refusal_text
 from tables.models import Table, TableChange
 from tables.services import table_validate_chips
 
@@ -103,7 +104,7 @@ def table_configure(*, table: Table, changed_by, **fields) -> TableChange | None
         try:
             facts = rule_facts(table.rules)
         except RulesError as error:
-            raise ValidationError({"rules": error.message}, code="bad_rules")
+            raise ValidationError({"rules": refusal_text(error)}, code="bad_rules")
         # Kept on the table for the layers below the engine (the opening checklist).
         table.decks, table.house_edge = facts["decks"], facts["house_edge"]
         table_validate_chips(table=table)
