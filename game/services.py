@@ -33,6 +33,7 @@ from floor.alerts import alert_raise
 from floor.changes import table_changed
 from floor.errors import Refused
 from floor.models import Alert
+from floor.parsing import amount as parse_amount
 from floor.parsing import box_number, whole_number
 from game import live
 from game.configuration import house_edge, table_rules
@@ -254,6 +255,11 @@ def _round_command(ctx: _Context) -> None:
     if action in ("card", "correct-card") and simulated:
         raise Refused("manual_only")
     fields = ctx.command.fields
+    for name in ("stake", "amount"):
+        # An amount as the croupier types it in either language ("1 500,50" or "1500.50").
+        typed = parse_amount(fields.get(name)) if isinstance(fields.get(name), str) else None
+        if typed is not None:
+            fields[name] = str(typed)
     state = live.TableRound.from_dict(round_row.snapshot)
     if action == "bet":
         number = box_number(fields.get("box"))

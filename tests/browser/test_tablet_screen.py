@@ -14,7 +14,7 @@ from tests.browser.screens import (
     assert_no_page_scroll,
     look,
 )
-from tests.browser.tablet import Tablet, sign_in_with_pin
+from tests.browser.tablet import Tablet, sign_in_with_password, sign_in_with_pin
 
 pytestmark = pytest.mark.browser
 
@@ -139,3 +139,31 @@ def test_a_refusal_shows_next_to_the_pad_with_the_card_named(new_page, crew, tab
     pad = assert_in_view(page.get_by_test_id("card-pad"), what="the card pad")
     assert pad["y"] - (message["y"] + message["height"]) < 40, "the refusal is not by the pad"
     look(page, f"tablet-{size}-refusal")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_replaced_dealer_is_told_who_took_over_and_where_to_go(
+    new_page, crew, table, make_user, size
+):
+    from staff.roles import Role
+
+    relief = make_user("relief", [Role.DEALING_CROUPIER], full_name="Relief Dealer")
+    page = new_page(viewport=SIZES[size])
+    sign_in_with_pin(page, "dealer")
+
+    # The pit boss puts the relief on the table from the staff screen.
+    pitboss = new_page(viewport=SIZES[size])
+    sign_in_with_password(pitboss, "pitboss", live=False)
+    pitboss.goto("/tables/staff/")
+    pitboss.get_by_test_id("assign-1-dealing_croupier").select_option(str(relief.pk))
+    pitboss.get_by_test_id("assign-save-1-dealing_croupier").click()
+    expect(pitboss.get_by_test_id("who-1-dealing_croupier")).to_have_text("Relief Dealer")
+    look(pitboss, f"staff-{size}-after-assign")
+
+    text = page.get_by_test_id("handed-over-text")
+    expect(text).to_contain_text("You have been replaced by Relief Dealer")
+    expect(text).to_contain_text("The table is handed over")
+    assert_in_view(page.get_by_test_id("handed-over-home"), min_height=TOUCH)
+    look(page, f"tablet-{size}-handed-over")
+    page.get_by_test_id("handed-over-home").click()
+    expect(page.get_by_test_id("home-heading")).to_have_text("Dealing croupier")

@@ -1,6 +1,8 @@
 """Rules the live command path adds at the tablet: stakes in the table's chips, a cut card
 marked far too early asks for a confirmation, a re-opened table starts a new shoe."""
 
+from decimal import Decimal
+
 import pytest
 from django.utils import timezone, translation
 
@@ -40,6 +42,16 @@ def test_a_stake_made_of_the_chips_is_taken(dealer_desk, chip_table, stake):
     chip_table.save()
     dealer_desk.start_round()
     dealer_desk.ok("bet", box=1, seat="P1", stake=stake)
+
+
+@pytest.mark.parametrize("typed", ["1 050,00", "1050.00", "1\u00a0050"])
+def test_a_stake_is_read_as_typed_in_either_language(dealer_desk, chip_table, typed):
+    chip_table.max_bet = 5000
+    chip_table.save()
+    dealer_desk.start_round()
+    dealer_desk.ok("bet", box=1, seat="P1", stake=typed)
+    snapshot = LiveTable.objects.get(pk=chip_table.pk).current_round.snapshot
+    assert Decimal(snapshot["shares"]["1"][0]["stake"]) == Decimal("1050")
 
 
 def test_a_table_without_a_chip_set_takes_any_stake(dealer_desk, table):
