@@ -48,7 +48,10 @@ def table_config(request, table_id):
             form.is_valid()
             messages.warning(
                 request,
-                _("The preset changed: the rules below now show its values. Check them, then save."),
+                _(
+                    "The preset changed: the rules below now show its values. "
+                    "Check them, then save."
+                ),
             )
     rules = form.chosen_rules() if form.is_bound else table.rules
     return render(request, "tables/config.html", _context(table, form, rules), status=status)

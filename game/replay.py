@@ -14,9 +14,9 @@ from game.configuration import table_rules
 from game.live import TableRound
 from game.models import Round
 from game.presenters import TableSnapshot, card_name, screen_view
+from game.selectors import round_replay_steps
 from game.templatetags.live import COMMAND_LABELS
 from tables.formats import money
-from game.selectors import round_replay_steps
 
 # What a live screen shows about the table *now* (not the round at that step), and every
 # control: blanked on a replay.

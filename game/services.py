@@ -287,12 +287,14 @@ def _stake_in_chips(table: Table, stake) -> None:
     except (ArithmeticError, ValueError):
         return  # not a number at all: the table layer refuses it with its own message
     if amount.is_finite() and amount > 0 and not chips.payable(amount, table.chip_denominations):
-        chip_set = ",".join(str(d) for d in reversed(chips.denominations_of(table.chip_denominations)))
+        chip_set = ",".join(
+            str(d) for d in reversed(chips.denominations_of(table.chip_denominations))
+        )
         raise Refused("stake_not_in_chips", amount=str(amount), chips=chip_set)
 
 
 def _cut_card_not_early(shoe, state: live.TableRound) -> None:
-    """"The cut card came out" long before the place it was put at asks for a confirmation
+    """ "The cut card came out" long before the place it was put at asks for a confirmation
     (``confirmed``): a slip of the finger would end the shoe."""
     engine_shoe = state.engine.shoe
     behind = shoe.cards_behind_cut if shoe is not None else None

@@ -476,10 +476,7 @@ def _round_boundary(table_id: int, role: str) -> None:
     feed = TableFeed.objects.filter(pk=table_id).first()
     if feed is not None and feed.round_open:
         raise ValidationError(
-            _(
-                "Round %(round)s is in play at this table: the croupier changes when it is "
-                "closed."
-            )
+            _("Round %(round)s is in play at this table: the croupier changes when it is closed.")
             % {"round": feed.round_number},
             code="round_open",
         )
@@ -513,7 +510,10 @@ def staff_relieve(*, assignment: TableAssignment, relieved_by: User) -> TableAss
     if assignment.relief_id is None:
         raise ValidationError(_("Plan who relieves this person first."), code="no_relief")
     return staff_assign(
-        table=assignment.table, role=assignment.role, user=assignment.relief, assigned_by=relieved_by
+        table=assignment.table,
+        role=assignment.role,
+        user=assignment.relief,
+        assigned_by=relieved_by,
     )
 
 

@@ -2,9 +2,10 @@
 
 The croupier pays 750 with a 500, two 100s and a 50 where the set has those chips: the
 largest chips first, as a croupier counts them out (and, where that misses an amount the set
-can make, as with 200s and 500s for 600, the fewest chips that make it exactly). A stake must be made of the table's chips
-(:func:`payable`); a payout that cannot be made of them exactly (3:2 on an odd stake) keeps
-the rest, which the screen shows beside the chips (:func:`breakdown`).
+can make, as with 200s and 500s for 600, the fewest chips that make it exactly). A stake
+must be made of the table's chips (:func:`payable`); a payout that cannot be made of them
+exactly (3:2 on an odd stake) keeps the rest, which the screen shows beside the chips
+(:func:`breakdown`).
 """
 
 from __future__ import annotations
@@ -97,10 +98,11 @@ def breakdown(amount, chip_set) -> Breakdown:
     counts: dict[int, int] = {}
     for value in picked:
         counts[value] = counts.get(value, 0) + 1
-    chips = tuple(
-        (Decimal(value) / 100, counts[value]) for value in sorted(counts, reverse=True)
+    chips = tuple((Decimal(value) / 100, counts[value]) for value in sorted(counts, reverse=True))
+    return Breakdown(
+        chips=tuple((d.quantize(CENT), n) for d, n in chips),
+        rest=(Decimal(rest) / 100).quantize(CENT),
     )
-    return Breakdown(chips=tuple((d.quantize(CENT), n) for d, n in chips), rest=(Decimal(rest) / 100).quantize(CENT))
 
 
 def payable(amount, chip_set) -> bool:

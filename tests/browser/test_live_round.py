@@ -82,7 +82,9 @@ def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(new_p
     version = tablet.version
     page.get_by_test_id("stake-2").fill("100000")
     page.get_by_test_id("bet-form-2").get_by_role("button").click()
-    expect(tablet.error()).to_have_text("Box 2: the bet 100,000.00 is over the table maximum 500.00.")
+    expect(tablet.error()).to_have_text(
+        "Box 2: the bet 100,000.00 is over the table maximum 500.00."
+    )
     assert tablet.version == version
     expect(page.get_by_test_id("box-bet-2")).to_have_count(0)
 

@@ -74,7 +74,9 @@ def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, tab
         form = page.get_by_test_id(f"insure-form-{box}")
         assert_in_view(form.get_by_role("button"), what=f"insure button of box {box}")
         assert_inside(form.get_by_role("button"), page.get_by_test_id(f"box-{box}"))
-        assert_inside(page.get_by_test_id(f"insure-amount-{box}"), page.get_by_test_id(f"box-{box}"))
+        assert_inside(
+            page.get_by_test_id(f"insure-amount-{box}"), page.get_by_test_id(f"box-{box}")
+        )
     assert_in_view(page.get_by_test_id("insurance-closed"), min_height=TOUCH)
     look(page, f"tablet-{size}-4-insurance")
 

@@ -9,9 +9,7 @@ from floor.alerts import alert_raise
 from tests.game.test_table_socket import command, connect, next_live, version_of
 
 
-def test_the_pit_boss_sees_every_table_with_its_dealer_and_alerts(
-    client, crew, table, make_table
-):
+def test_the_pit_boss_sees_every_table_with_its_dealer_and_alerts(client, crew, table, make_table):
     other = make_table(2)
     alert_raise(table_id=table.pk, kind="flag", params={"note": "box 2 paid twice"})
     client.force_login(crew["pitboss"])

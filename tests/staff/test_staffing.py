@@ -42,7 +42,9 @@ def test_no_one_else_assigns(crew, table, spare, who):
 
 
 def test_a_croupier_is_not_changed_during_a_round(crew, table, spare):
-    TableFeed.objects.update_or_create(pk=table.pk, defaults={"round_open": True, "round_number": 7})
+    TableFeed.objects.update_or_create(
+        pk=table.pk, defaults={"round_open": True, "round_number": 7}
+    )
     with pytest.raises(ValidationError) as refusal:
         services.staff_assign(
             table=table, role=TableRole.DEALING_CROUPIER, user=spare, assigned_by=crew["pitboss"]
@@ -82,7 +84,9 @@ def test_the_rotation_plan_names_the_relief_and_the_relief_takes_over(crew, tabl
 @pytest.mark.parametrize("minutes", [5, 500])
 def test_a_break_every_few_or_too_many_minutes_is_refused(crew, table, minutes):
     with pytest.raises(ValidationError):
-        services.rotation_plan_set(table=table, break_every_minutes=minutes, planned_by=crew["duty"])
+        services.rotation_plan_set(
+            table=table, break_every_minutes=minutes, planned_by=crew["duty"]
+        )
 
 
 def test_a_relief_must_hold_the_role_and_be_another_person(crew, table):
@@ -100,7 +104,9 @@ def test_the_staff_screen_assigns_and_shows_who_works_where(client, crew, table,
     url = reverse("tables:staff_board")
     page = client.get(url, HTTP_ACCEPT_LANGUAGE="en")
     assert page.status_code == 200
-    assert "Dealer" in page.content.decode() and crew["dealer"].display_name in page.content.decode()
+    assert (
+        "Dealer" in page.content.decode() and crew["dealer"].display_name in page.content.decode()
+    )
 
     response = client.post(
         url,

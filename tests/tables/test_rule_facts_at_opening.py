@@ -19,7 +19,9 @@ def _start(table, pitboss):
 
 
 def test_the_configuration_keeps_the_decks_and_the_house_edge(closed_table, crew):
-    table_configure(table=closed_table, changed_by=crew["pitboss"], rules=PLAYER_EDGE | {"decks": 4})
+    table_configure(
+        table=closed_table, changed_by=crew["pitboss"], rules=PLAYER_EDGE | {"decks": 4}
+    )
     closed_table.refresh_from_db()
     assert closed_table.decks == 4
     assert closed_table.house_edge == house_edge(PLAYER_EDGE | {"decks": 4}) < 0
