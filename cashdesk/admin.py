@@ -4,17 +4,7 @@ edited (a correction is a new record)."""
 from django.contrib import admin
 
 from cashdesk.models import CashIn, DropCount, GamingDayClose, Resolution, Slip, Tip
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from floor.admin import ReadOnlyAdmin
 
 
 @admin.register(CashIn)
