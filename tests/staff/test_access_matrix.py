@@ -65,6 +65,7 @@ SCREENS = {
     "game:pit_overview": ({}, {"pitboss": 200, "duty": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
     "game:table_config": ({"table_id": "T"}, {"pitboss": 200}),
+    "game:table_config_rules": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
