@@ -9,14 +9,11 @@ def cut_limits(decks: int) -> tuple[int, int]:
     return math.ceil(size / 4), size // 3
 
 
-# A cut card marked as out more than a deck before the place it was put at is most likely a
-# slip of the finger (or a shoe that was not loaded as recorded): the tablet asks first.
-EARLY_MARGIN = 52
-
-
 def cut_card_early(*, dealt: int, size: int, behind: int | None) -> bool:
     """Whether "the cut card came out" after ``dealt`` of ``size`` cards is too early for a
-    cut card that left ``behind`` cards behind it (more than a deck before its place)."""
+    cut card that left ``behind`` cards behind it: more than a quarter of the pack before
+    its place is most likely a slip of the finger (or a shoe not loaded as recorded), and
+    the tablet asks first (18 % of a six-deck shoe is; 60 % is not)."""
     if not behind or not size:
         return False
-    return dealt < size - behind - EARLY_MARGIN
+    return dealt < size - behind - size // 4

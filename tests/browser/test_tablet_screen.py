@@ -40,12 +40,19 @@ def _round_in_view(page, suited: bool, *actions: str) -> None:
     _pad_in_view(page, suited)
 
 
+def _phase(page, phase: str) -> None:
+    expect(page.locator("#table-live")).to_have_attribute("data-phase", phase)
+
+
 @pytest.mark.parametrize("size", SIZES)
-def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, table, size):
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, table, size, language):
     table.chip_denominations = ["50", "100", "500", "1000", "5000"]
     table.max_bet = 5000
     table.save()
-    page = new_page(viewport=SIZES[size])
+    en = language == "en"
+    size = f"{size}-{language}" if not en else size
+    page = new_page(viewport=SIZES[size.split("-")[0]], locale="en-US" if en else "ru-RU")
     sign_in_with_pin(page, "dealer")
     tablet = Tablet(page)
     assert_no_page_scroll(page)
@@ -68,7 +75,7 @@ def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, tab
 
     # box 1: A K (Blackjack), box 2: 8 8, box 7: T 9, dealer: ace -> insurance
     tablet.cards("As", "8s", "Th", "Ad", "Kc", "8c", "9h")
-    expect(page.get_by_test_id("phase")).to_have_text("Insurance")
+    _phase(page, "insurance")
     assert_no_page_scroll(page)
     for box in (2, 7):
         form = page.get_by_test_id(f"insure-form-{box}")
@@ -81,7 +88,8 @@ def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, tab
     look(page, f"tablet-{size}-4-insurance")
 
     tablet.tap("insurance-closed")
-    expect(page.get_by_test_id("awaiting")).to_contain_text("Box 2, hand 1")
+    _phase(page, "players")
+    expect(page.locator("#table-live")).to_have_attribute("data-awaiting", "decision:box 2 hand 1")
     _round_in_view(page, True, "stand", "double", "split")
     look(page, f"tablet-{size}-5-decision")
 
@@ -90,32 +98,39 @@ def test_a_round_fits_one_screen_from_the_deal_to_the_payout(new_page, crew, tab
     tablet.tap("double")
     tablet.card("Td")  # 21, doubled
     # the box now has 100 + 100 doubled + 100 in play on a stake of 100
-    expect(page.get_by_test_id("box-bet-2")).to_have_text("300.00")
-    expect(page.get_by_test_id("box-staked-2")).to_have_text("stake 100.00")
+    expect(page.get_by_test_id("box-bet-2")).to_have_text("300.00" if en else "300,00")
+    expect(page.get_by_test_id("box-staked-2")).to_have_text(
+        "stake 100.00" if en else "ставка 100,00"
+    )
     tablet.card("9c")  # second hand 8 9 = 17
     tablet.tap("stand")
     tablet.tap("stand")  # box 7 stands on 19
-    expect(page.get_by_test_id("awaiting")).to_have_text("The dealer draws: tap the card")
+    _phase(page, "dealer")
     _round_in_view(page, True)
     assert_in_view(page.get_by_test_id("dealer-instruction"), what="Draw")
     look(page, f"tablet-{size}-6-dealer")
 
     tablet.card("6h")  # A 6: soft 17, the dealer stands
-    expect(page.get_by_test_id("phase")).to_have_text("Settlement")
+    _phase(page, "settled")
     assert_no_page_scroll(page)
-    # box 1: Blackjack paid at once (3:2 on 500 = 750): nothing more to pay, one line
-    expect(page.get_by_test_id("instruction-1")).to_have_text("Nothing more: paid at once 750.00")
-    # box 2: 21 doubled wins 200, 17 pushes: pay 200 with two 100s
-    expect(page.get_by_test_id("instruction-2")).to_contain_text("Pay 200.00")
+    if en:
+        # box 1: Blackjack paid at once (3:2 on 500 = 750): nothing more to pay, one line
+        expect(page.get_by_test_id("instruction-1")).to_have_text(
+            "Nothing more: paid at once 750.00"
+        )
+        # box 2: 21 doubled wins 200, 17 pushes: pay 200 with two 100s
+        expect(page.get_by_test_id("instruction-2")).to_contain_text("Pay 200.00")
+    else:
+        expect(page.get_by_test_id("instruction-2")).to_contain_text("Выплатить 200,00")
     expect(page.get_by_test_id("chips-2")).to_have_text("100 × 2")
     # box 7: 19 against 17 wins 1000: one 1000 chip
-    expect(page.get_by_test_id("chips-7")).to_have_text("1,000 × 1")
+    expect(page.get_by_test_id("chips-7")).to_have_text("1,000 × 1" if en else "1 000 × 1")
     for box in (1, 2, 7):
         assert_in_view(page.get_by_test_id(f"instruction-{box}"), what=f"instruction {box}")
     assert_in_view(page.get_by_test_id("confirm-settlement"), min_height=TOUCH)
     look(page, f"tablet-{size}-7-settled")
     tablet.tap("confirm-settlement")
-    expect(page.get_by_test_id("phase")).to_have_text("Round closed")
+    _phase(page, "closed")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -141,6 +156,17 @@ def test_a_refusal_shows_next_to_the_pad_with_the_card_named(new_page, crew, tab
     pad = assert_in_view(page.get_by_test_id("card-pad"), what="the card pad")
     assert pad["y"] - (message["y"] + message["height"]) < 40, "the refusal is not by the pad"
     look(page, f"tablet-{size}-refusal")
+
+    # "The cut card came out" after one card of 52 asks first; the confirmation is in view.
+    version = tablet.version
+    page.get_by_test_id("cut-card-out").click()
+    confirm = page.get_by_test_id("cut-card-out-confirm")
+    expect(page.get_by_test_id("cut-card-confirm")).to_contain_text("Only 1 of 52 cards are out")
+    assert tablet.version == version
+    assert_in_view(confirm, min_height=TOUCH, what="the cut card's confirmation")
+    look(page, f"tablet-{size}-cut-card-confirm")
+    tablet.tap("cut-card-out-confirm")
+    expect(page.locator("#table-live")).to_contain_text("the dealer chooses who cuts")
 
 
 @pytest.mark.parametrize("size", SIZES)
