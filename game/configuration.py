@@ -20,6 +20,7 @@ from floor.changes import table_changed
 from floor.errors import Refused
 from game.engine import PRESETS, Rules, RulesError
 from game.engine.strategy import theoretical_edge
+from game.rule_fields import refusal_text
 from tables.models import Table, TableChange
 from tables.services import table_validate_chips
 
@@ -61,6 +62,12 @@ def house_edge(rules) -> Decimal | None:
         return None
 
 
+def rule_facts(rules) -> dict:
+    """What ``tables`` keeps of a rule set (it cannot ask the engine): its number of decks
+    and its house edge. Raises ``RulesError`` for a rule set the engine refuses."""
+    return {"decks": Rules.from_json(rules or "standard").decks, "house_edge": house_edge(rules)}
+
+
 def preset_edges() -> list[tuple[str, Decimal]]:
     return [(name, house_edge({"preset": name})) for name in PRESETS]
 
@@ -95,9 +102,11 @@ def table_configure(*, table: Table, changed_by, **fields) -> TableChange | None
         if not changes:
             return None
         try:
-            table_rules(table)
+            facts = rule_facts(table.rules)
         except RulesError as error:
-            raise ValidationError({"rules": error.message}, code="bad_rules")
+            raise ValidationError({"rules": refusal_text(error)}, code="bad_rules")
+        # Kept on the table for the layers below the engine (the opening checklist).
+        table.decks, table.house_edge = facts["decks"], facts["house_edge"]
         table_validate_chips(table=table)
         table.full_clean()
         table.save()

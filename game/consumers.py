@@ -21,7 +21,7 @@ from staff.consumers import ScreenConsumer, error_html
 from staff.roles import Role
 from staff.selectors import table_role_for
 from tables.models import Table
-from tables.selectors import inspector_tables
+from tables.selectors import floor_tables, inspector_tables
 from tables.services import reservation_expire_due
 
 
@@ -171,3 +171,20 @@ class InspectorConsumer(ScreenConsumer):
     async def access_changed(self, table_id) -> None:
         """An assignment of this inspector began or ended: add or drop the tile."""
         await self._follow(await _db(self._tables)(), send=True)
+
+
+class PitConsumer(InspectorConsumer):
+    """The pit overview of the pit boss and the duty administrator: every table's tile
+    (dealer, round, result, open alerts), live, through the same pipeline as the
+    inspector's dashboard (``game.publish`` renders the ``tile`` pair for whoever watches)."""
+
+    screen = "pit"
+
+    async def allowed(self) -> bool:
+        return await _db(self._may_watch)()
+
+    def _may_watch(self) -> bool:
+        return self.user.has_role(Role.PIT_BOSS) or self.user.has_role(Role.DUTY_ADMINISTRATOR)
+
+    def _tables(self) -> list[int]:
+        return list(floor_tables().values_list("pk", flat=True))

@@ -1,26 +1,27 @@
 """Forms of the table configuration screen: they parse what was typed; the service decides."""
 
-import json
 from decimal import Decimal, InvalidOperation
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from game import rule_fields
 from game.configuration import CONFIG_FIELDS
 from game.engine import PRESETS, Rules, RulesError
 from tables.models import Table
 
 
 class TableConfigForm(forms.ModelForm):
-    """A table's configuration: the rule set is a preset plus overrides, checked by the engine."""
+    """A table's configuration: the rule set is a preset and one field per rule key (the
+    engine's keys and allowed values, ``game.rule_fields``), checked by the engine."""
 
-    preset = forms.ChoiceField(label=_("Rule preset"), choices=[(p, p) for p in PRESETS])
-    overrides = forms.CharField(
-        label=_("Rule overrides (JSON)"),
-        required=False,
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_('For example {"decks": 4, "dealer_hits_soft_17": true}.'),
+    preset = forms.ChoiceField(
+        label=_("Rule preset"),
+        choices=[(p, rule_fields.PRESET_LABELS.get(p, p)) for p in PRESETS],
     )
+    # The preset whose values the rule fields show: a preset changed on the screen shows
+    # its own values before anything is saved.
+    preset_shown = forms.CharField(required=False, widget=forms.HiddenInput)
     chips = forms.CharField(
         label=_("Chip set (denominations, comma-separated)"), required=False, max_length=500
     )
@@ -39,27 +40,61 @@ class TableConfigForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         table = self.instance
-        rules = dict(table.rules or {}) if isinstance(table.rules, dict) else {}
-        if isinstance(table.rules, str):
-            rules = {"preset": table.rules}
-        self.initial.setdefault("preset", rules.pop("preset", "standard"))
-        self.initial.setdefault("overrides", json.dumps(rules) if rules else "")
+        rules = rule_fields.rules_dict(table.rules)
+        values = rule_fields.effective(rules)
+        self.initial.setdefault("preset", rules["preset"])
+        self.initial.setdefault("preset_shown", rules["preset"])
+        for key in rule_fields.rule_keys():
+            self.fields[f"rule_{key}"] = rule_fields.rule_field(key, values.get(key))
+            self.initial.setdefault(f"rule_{key}", values.get(key))
         self.initial.setdefault("chips", ", ".join(table.chip_denominations or []))
         self.initial.setdefault(
             "par", "\n".join(f"{d} = {n}" for d, n in (table.par_float or {}).items())
         )
 
-    def clean_overrides(self):
-        text = self.cleaned_data.get("overrides", "").strip()
-        if not text:
-            return {}
-        try:
-            value = json.loads(text)
-        except ValueError:
-            raise forms.ValidationError(_("Write the overrides as a JSON object."))
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("Write the overrides as a JSON object."))
-        return value
+    @property
+    def general_fields(self):
+        """The table's settings other than the rule set (limits, boxes, chips...)."""
+        return [
+            f
+            for f in self.visible_fields()
+            if f.name != "preset" and not f.name.startswith("rule_")
+        ]
+
+    @property
+    def rule_bound_fields(self):
+        return [self[f"rule_{key}"] for key in rule_fields.rule_keys()]
+
+    @classmethod
+    def with_preset_values(cls, data, **kwargs):
+        """The form as posted, but with every rule field showing the chosen preset's value
+        when the preset was just changed (nothing is saved from it)."""
+        data = data.copy()
+        preset = data.get("preset")
+        if preset in PRESETS and preset != data.get("preset_shown"):
+            for key, value in PRESETS[preset].to_json().items():
+                name = f"rule_{key}"
+                if isinstance(value, bool):
+                    data.pop(name, None)
+                    if value:
+                        data[name] = "on"
+                else:
+                    data[name] = str(value)
+            data["preset_shown"] = preset
+        return cls(data, **kwargs)
+
+    def chosen_rules(self) -> dict | None:
+        """The rule set as chosen (preset and overrides), or None when it cannot be read."""
+        data = getattr(self, "cleaned_data", None) or {}
+        preset = data.get("preset")
+        if preset not in PRESETS:
+            return None
+        chosen = {}
+        for key in rule_fields.rule_keys():
+            name = f"rule_{key}"
+            if name in data and not self.fields[name].disabled:
+                chosen[key] = data[name]
+        return rule_fields.overrides_of(preset, chosen)
 
     def clean_chips(self):
         out = []
@@ -95,12 +130,24 @@ class TableConfigForm(forms.ModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        rules = {"preset": cleaned.get("preset", "standard"), **(cleaned.get("overrides") or {})}
-        try:
-            Rules.from_json(rules)
-        except RulesError as error:
-            self.add_error("overrides", error.message)
-        cleaned["rules"] = rules
+        preset = cleaned.get("preset")
+        if preset and cleaned.get("preset_shown") and preset != cleaned.get("preset_shown"):
+            self.add_error(
+                None,
+                _(
+                    "The preset changed: the rules below now show its values. "
+                    "Check them, then save."
+                ),
+            )
+        rules = self.chosen_rules()
+        if rules is not None:
+            try:
+                Rules.from_json(rules)
+            except RulesError as error:
+                key = error.params.get("key")
+                field = f"rule_{key}" if f"rule_{key}" in self.fields else None
+                self.add_error(field, rule_fields.refusal_text(error))
+            cleaned["rules"] = rules
         low, high = cleaned.get("min_bet"), cleaned.get("max_bet")
         if low is not None and high is not None and low > high:
             # Said here in words: the model's check constraint would name itself instead.

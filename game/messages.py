@@ -8,6 +8,13 @@ engine's English message.
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from game.presenters import card_name
+from tables.formats import chip_value, money
+
+# Parameters that name a card or an amount: shown as people write them (A♦, 1 500.00).
+CARD_PARAMS = ("card", "old", "new")
+MONEY_PARAMS = ("amount", "min", "max", "stake")
+
 MESSAGES = {
     # protocol
     "bad_message": gettext_lazy("The screen sent a message the table cannot read."),
@@ -53,6 +60,14 @@ MESSAGES = {
         "The cut card can be marked once, while cards are being dealt."
     ),
     "not_settled": gettext_lazy("The round is not settled yet."),
+    "stake_not_in_chips": gettext_lazy(
+        "A stake of %(amount)s cannot be made of this table's chips (%(chips)s): take the "
+        "stake in chips."
+    ),
+    "cut_card_early": gettext_lazy(
+        "Only %(dealt)s of %(size)s cards are out (%(pct)s%%): the cut card is far from its "
+        "place. If it really came out, confirm it."
+    ),
     "reason_required": gettext_lazy("A void needs a reason."),
     "round_over": gettext_lazy("This round is over: nothing more can happen in it."),
     # engine
@@ -60,7 +75,8 @@ MESSAGES = {
     "bad_amount": gettext_lazy("That amount is not a valid number."),
     "bad_card": gettext_lazy("That is not a card: use a rank A 2-9 T J Q K and a suit s h d c."),
     "shoe_cannot_hold": gettext_lazy(
-        "The shoe cannot hold another %(card)s: all its copies are already out."
+        "There is no other %(card)s in a %(decks)s-deck shoe: every copy of it is already out. "
+        "Check the card."
     ),
     "illegal_action": gettext_lazy("That action is not allowed at this moment."),
     "bets_closed": gettext_lazy("Bets are closed for this round."),
@@ -103,7 +119,16 @@ def error_text(code: str, params: dict | None = None, fallback: str = "") -> str
     template = MESSAGES.get(code)
     if template is None:
         return fallback or _("That action is not allowed at this moment.")
+    shown = dict(params or {})
+    for key in CARD_PARAMS:
+        if shown.get(key):
+            shown[key] = card_name(shown[key])
+    for key in MONEY_PARAMS:
+        if shown.get(key) not in (None, ""):
+            shown[key] = money(shown[key]) or shown[key]
+    if shown.get("chips"):  # a chip set: "50,100,500" -> "50, 100, 500"
+        shown["chips"] = ", ".join(chip_value(c) for c in str(shown["chips"]).split(","))
     try:
-        return str(template) % (params or {})
+        return str(template) % shown
     except (KeyError, TypeError, ValueError):
         return str(template)

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from game import live
-from game.cuts import cut_limits
+from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, Rules, hand_total
+from tables import chips
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
@@ -33,6 +34,18 @@ class TableSnapshot:
     shoe: object | None = None  # game.Shoe
     round: object | None = None  # game.Round (number, pk, snapshot)
     board: dict = field(default_factory=dict)
+
+
+def card_name(code) -> str:
+    """A card as people write it: ``Ad`` → ``A♦``, ``Th`` → ``10♥``, ``7`` → ``7`` (a table
+    that records no suits); anything else is returned as it came."""
+    text = str(code or "")
+    if not text or text[0] not in RANKS or len(text) > 2:
+        return text
+    suit = text[1:]
+    if suit and suit not in SUIT_SYMBOLS:
+        return text
+    return RANK_LABELS.get(text[0], text[0]) + SUIT_SYMBOLS.get(suit, "")
 
 
 def card_view(code: str, hidden: bool = False) -> dict:
@@ -64,9 +77,18 @@ def total_view(codes: list[str], *, blackjack: bool = False) -> dict:
     return {"kind": kind, "value": total}
 
 
-def shoe_view(shoe) -> dict | None:
+def shoe_before_opening(shoe, table) -> bool:
+    """A shoe shuffled before the table last opened belongs to an earlier opening: a
+    re-opened table starts a new shoe (its cards went back to the cage at closing)."""
+    opened = getattr(table, "opened_at", None)
+    return opened is not None and shoe.shuffled_at < opened
+
+
+def shoe_view(shoe, table=None) -> dict | None:
     if shoe is None:
         return None
+    stale = table is not None and shoe_before_opening(shoe, table)
+    early = cut_card_early(dealt=shoe.dealt, size=shoe.size, behind=shoe.cards_behind_cut)
     return {
         "number": shoe.number,
         "dealt": shoe.dealt,
@@ -74,7 +96,9 @@ def shoe_view(shoe) -> dict | None:
         "left": shoe.size - shoe.dealt,
         "penetration_pct": round(100 * shoe.penetration),
         "cut_card_out": shoe.cut_card_out,
-        "needs_shuffle": shoe.cut_card_out is not None,
+        "needs_shuffle": shoe.cut_card_out is not None or stale,
+        "before_opening": stale,
+        "cut_card_early": early,
         "burn_card": shoe.burn_card,
     }
 
@@ -108,7 +132,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
     state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
-    shoe = shoe_view(snap.shoe)
+    shoe = shoe_view(snap.shoe, table)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN
@@ -124,6 +148,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
         "burn_needed": rules.dealer_cards == "hole" and table.card_entry == "manual",
         "cut_low": cut_low,
         "cut_high": cut_high,
+        "cut_default": (cut_low + cut_high) // 2,
         "shoe": shoe,
         "now_iso": now_iso,
         "table_open": table_open,
@@ -143,6 +168,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     if state is not None:
         view["round"] = {"number": snap.round.number, "status": state.status, "id": snap.round.pk}
         view.update(round_view(state, reserved=reserved))
+        settle_instructions(view["boxes"], table.chip_denominations)
     view["legal_list"] = " ".join(sorted(view["legal"] | idle))
     return view
 
@@ -222,7 +248,9 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
             "paid_at_once": paid_now.get(number, []),
             "moves": moves.get(number, {}),
         }
+        view["staked"] = view["bet"]  # what the players put down before the deal
         if box is not None:
+            paid = sum((Decimal(e.get("net") or 0) for e in view["paid_at_once"]), Decimal(0))
             view.update(
                 insurance=box.insurance,
                 insurance_max=box.bet / 2,
@@ -231,9 +259,26 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
                 bonuses=box.bonuses,
                 net=box.net,
                 hands=[_hand_view(state, number, i, h) for i, h in enumerate(box.hands)],
+                # In play now: every hand's bet (doubles and splits included) and insurance.
+                bet=sum((h.bet for h in box.hands), Decimal(0)) + (box.insurance or 0),
+                paid_now=paid,
+                # At the end, one instruction: what is still to pay (+) or collect (-) once
+                # what was paid at once (Blackjack, even money, three sevens) is taken off.
+                to_settle=box.net - paid if state.status in ("settled", "closed") else None,
             )
         out.append(view)
     return out
+
+
+def settle_instructions(boxes: list[dict], chip_set) -> None:
+    """Add to each settled box the chips that pay what is still to pay (largest first, with
+    the rest no chip covers): ``payout_chips`` and ``payout_rest``."""
+    for box in boxes:
+        amount = box.get("to_settle")
+        if amount is not None and amount > 0:
+            split = chips.breakdown(amount, chip_set)
+            box["payout_chips"] = [{"value": value, "count": n} for value, n in split.chips]
+            box["payout_rest"] = split.rest
 
 
 def _at_stake(state: live.TableRound) -> Decimal:

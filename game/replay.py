@@ -5,13 +5,18 @@ up to that step: O(events) whatever the step."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from types import SimpleNamespace
+
+from django.utils.translation import gettext as _
 
 from game.configuration import table_rules
 from game.live import TableRound
 from game.models import Round
-from game.presenters import TableSnapshot, screen_view
+from game.presenters import TableSnapshot, card_name, screen_view
 from game.selectors import round_replay_steps
+from game.templatetags.live import COMMAND_LABELS
+from tables.formats import money
 
 # What a live screen shows about the table *now* (not the round at that step), and every
 # control: blanked on a replay.
@@ -66,6 +71,86 @@ def _summary(command: dict) -> dict:
     return {k: v for k, v in command.items() if k not in ("action", "occupancy_acknowledged")}
 
 
+def _first(events: list[dict], kind: str) -> dict:
+    return next((e for e in events if e.get("kind") == kind), {})
+
+
+def _cards_text(events: list[dict]) -> str:
+    card = _first(events, "card")
+    if not card:
+        return _("A card")
+    if card.get("to") == "dealer":
+        return _("%(card)s to the dealer") % {"card": card_name(card.get("card"))}
+    return _("%(card)s to box %(box)s, hand %(hand)s") % {
+        "card": card_name(card.get("card")),
+        "box": card.get("box"),
+        "hand": card.get("hand"),
+    }
+
+
+def step_text(action: str, command: dict, events: list[dict]) -> str:
+    """One step of a round's event log in words, in the active language: "Box 2: seat 2
+    stakes 500.00", "A♦ to the dealer", "Box 3, hand 1 doubles" (not ``box=2 seat=2``)."""
+    c = command
+    hand = _first(events, action) if action in ("stand", "double", "split") else {}
+    where = {"box": hand.get("box", "?"), "hand": hand.get("hand", "?")}
+    if action == "open-round":
+        return _("Round opened: place your bets")
+    if action == "bet":
+        text = _("Box %(box)s: %(seat)s stakes %(stake)s") % {
+            "box": c.get("box"),
+            "seat": c.get("seat"),
+            "stake": money(c.get("stake")),
+        }
+        if c.get("player_card"):
+            text += " " + _("(player card %(card)s)") % {"card": c.get("player_card")}
+        return text
+    if action == "remove-share":
+        return _("Box %(box)s: the stake of %(seat)s taken off") % {
+            "box": c.get("box"),
+            "seat": c.get("seat"),
+        }
+    if action == "close-bets":
+        return _("Bets closed")
+    if action == "card":
+        text = _cards_text(events)
+        return text + " " + _("(simulated shoe)") if c.get("simulated") else text
+    if action == "stand":
+        return _("Box %(box)s, hand %(hand)s stands") % where
+    if action == "double":
+        return _("Box %(box)s, hand %(hand)s doubles") % where
+    if action == "split":
+        return _("Box %(box)s, hand %(hand)s splits") % where
+    if action == "insure":
+        return _("Box %(box)s insured for %(amount)s") % {
+            "box": c.get("box"),
+            "amount": money(c.get("amount")),
+        }
+    if action == "even-money":
+        return _("Box %(box)s takes even money") % {"box": c.get("box")}
+    if action == "insurance-closed":
+        return _("Insurance closed")
+    if action == "correct-card":
+        fix = _first(events, "correction")
+        return _("The last card corrected: %(old)s → %(new)s") % {
+            "old": card_name(fix.get("old")),
+            "new": card_name(fix.get("new")),
+        }
+    if action == "cut-card-out":
+        out = _first(events, "cut_card_out")
+        if out.get("dealer"):
+            return _("The cut card came out during the dealer's draw")
+        return _("The cut card came out at box %(box)s") % {"box": out.get("box")}
+    if action == "confirm-settlement":
+        net = _first(events, "settlement_confirmed").get("net")
+        return _("Paid and collected: the round is closed (house result %(amount)s)") % {
+            "amount": money(-Decimal(net)) if net is not None else "—"
+        }
+    if action == "void":
+        return _("Round voided: %(reason)s") % {"reason": c.get("reason", "")}
+    return str(COMMAND_LABELS.get(action, action))
+
+
 def replay_steps(round_row: Round):
     """Every step of the round (number, who, when, what) and a function giving the round's
     state after step ``i`` (0-based)."""
@@ -78,6 +163,9 @@ def replay_steps(round_row: Round):
             "created_at": event.created_at,
             "version": event.version,
             "fields": _summary(event.payload.get("command") or {}),
+            "text": step_text(
+                event.type, event.payload.get("command") or {}, event.payload.get("events") or []
+            ),
             "corrections": [
                 e for e in event.payload.get("events", []) if e.get("kind") == "correction"
             ],

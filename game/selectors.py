@@ -205,5 +205,7 @@ def rounds_search(
             created_at__gte=OuterRef("opened_at"),
             created_at__lte=Coalesce(OuterRef("closed_at"), Now()),
         )
-        rows = rows.filter(Exists(alerts))
+        # A voided round is one with an alert (round_voided is raised right after it
+        # closes, so the time window alone would miss it).
+        rows = rows.filter(Q(Exists(alerts)) | Q(status=Round.Status.VOIDED))
     return rows.order_by("-opened_at", "-pk")

@@ -33,15 +33,18 @@ from floor.alerts import alert_raise
 from floor.changes import table_changed
 from floor.errors import Refused
 from floor.models import Alert
+from floor.parsing import amount as parse_amount
 from floor.parsing import box_number, whole_number
 from game import live
 from game.configuration import house_edge, table_rules
-from game.cuts import cut_limits
+from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, EngineError, ShoeState
 from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe
+from game.presenters import card_name, shoe_before_opening
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for, table_staff
 from staff.services import replacement_hand_over_due
+from tables import chips
 from tables.models import Table
 from tables.selectors import reserved_boxes
 from tables.services import reservation_place, reservation_release
@@ -251,11 +254,19 @@ def _round_command(ctx: _Context) -> None:
     if action in ("card", "correct-card") and simulated:
         raise Refused("manual_only")
     fields = ctx.command.fields
+    for name in ("stake", "amount"):
+        # An amount as the croupier types it in either language ("1 500,50" or "1500.50").
+        typed = parse_amount(fields.get(name)) if isinstance(fields.get(name), str) else None
+        if typed is not None:
+            fields[name] = str(typed)
     state = live.TableRound.from_dict(round_row.snapshot)
     if action == "bet":
         number = box_number(fields.get("box"))
         if number is not None and number in reserved_boxes(table=ctx.table):
             raise Refused("box_reserved", box=number)
+        _stake_in_chips(ctx.table, fields.get("stake"))
+    if action == "cut-card-out" and not fields.get("confirmed"):
+        _cut_card_not_early(ctx.live_row.current_shoe, state)
     if action == "close-bets" and not fields.get("occupancy_acknowledged"):
         lone = state.lone_player(reserved_boxes(table=ctx.table))
         if lone is not None:
@@ -267,6 +278,34 @@ def _round_command(ctx: _Context) -> None:
         _alert_for(ctx, round_row, events)
 
 
+def _stake_in_chips(table: Table, stake) -> None:
+    """A stake is chips on the box: refuse an amount the table's chips cannot make (a
+    150.50 where the smallest chip is 50). A table without a chip set takes any amount."""
+    try:
+        amount = Decimal(str(stake).strip())
+    except (ArithmeticError, ValueError):
+        return  # not a number at all: the table layer refuses it with its own message
+    if amount.is_finite() and amount > 0 and not chips.payable(amount, table.chip_denominations):
+        chip_set = ",".join(
+            str(d) for d in reversed(chips.denominations_of(table.chip_denominations))
+        )
+        raise Refused("stake_not_in_chips", amount=str(amount), chips=chip_set)
+
+
+def _cut_card_not_early(shoe, state: live.TableRound) -> None:
+    """ "The cut card came out" long before the place it was put at asks for a confirmation
+    (``confirmed``): a slip of the finger would end the shoe."""
+    engine_shoe = state.engine.shoe
+    behind = shoe.cards_behind_cut if shoe is not None else None
+    if cut_card_early(dealt=engine_shoe.dealt, size=engine_shoe.size, behind=behind):
+        raise Refused(
+            "cut_card_early",
+            dealt=engine_shoe.dealt,
+            size=engine_shoe.size,
+            pct=round(100 * engine_shoe.dealt / engine_shoe.size),
+        )
+
+
 def _alert_for(ctx: _Context, round_row: Round, events: list[dict]) -> None:
     """A card correction or a voided round is something the inspector must see."""
     for event in events:
@@ -276,7 +315,11 @@ def _alert_for(ctx: _Context, round_row: Round, events: list[dict]) -> None:
             alert_raise(
                 table_id=ctx.table.pk,
                 kind="card_corrected",
-                params={"round": round_row.number, "old": event["old"], "new": event["new"]},
+                params={
+                    "round": round_row.number,
+                    "old": card_name(event["old"]),
+                    "new": card_name(event["new"]),
+                },
                 raised_by=ctx.actor,
             )
         elif event.get("kind") == "voided":
@@ -365,7 +408,7 @@ def _open_round(ctx: _Context) -> None:
     if not all(role in staff for role in TableRole.values):
         raise Refused("staff_missing")
     shoe = live_row.current_shoe
-    if shoe is None or shoe.cut_card_out is not None:
+    if shoe is None or shoe.cut_card_out is not None or shoe_before_opening(shoe, table):
         raise Refused("shuffle_needed")
     opening = {
         "rules": table_rules(table).to_json(),

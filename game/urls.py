@@ -7,9 +7,15 @@ urlpatterns = [
     path("dealer/", views.dealer_home, name="dealer_home"),
     path("observer/", views.observer_home, name="observer_home"),
     path("inspector/", views.inspector_home, name="inspector_home"),
+    path("pit/", views.pit_overview, name="pit_overview"),
     path("tables/<int:table_id>/dealer/", views.dealer, name="dealer"),
     path("tables/<int:table_id>/watch/", views.observer, name="observer"),
     path("tables/<int:table_id>/config/", config_views.table_config, name="table_config"),
+    path(
+        "tables/<int:table_id>/config/rules/",
+        config_views.table_config_rules,
+        name="table_config_rules",
+    ),
     path("rounds/", replay_views.replay_search, name="replay_search"),
     path("rounds/<int:round_id>/", replay_views.replay, name="replay"),
 ]

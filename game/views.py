@@ -8,7 +8,7 @@ from staff.access import role_required
 from staff.roles import Role, TableRole
 from staff.selectors import current_table_for
 from tables.access import table_required
-from tables.selectors import inspector_tables
+from tables.selectors import floor_tables, inspector_tables
 
 
 def _to_table_screen(request, role: str, url_name: str, heading: str):
@@ -42,6 +42,14 @@ def inspector_home(request):
         for table in inspector_tables(user=request.user)
     ]
     return render(request, "game/inspector_home.html", {"tiles": tiles})
+
+
+@role_required(Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+def pit_overview(request):
+    """Every table of the floor as a live tile: its dealer, round, result and open alerts."""
+    language = request.LANGUAGE_CODE
+    tiles = [render_fragment(table_view(table.pk), "tile", language) for table in floor_tables()]
+    return render(request, "game/pit_overview.html", {"tiles": tiles})
 
 
 def _live_context(request, table, **extra) -> dict:

@@ -10,6 +10,9 @@ NAV = [
     (Role.DUTY_ADMINISTRATOR, "cashdesk:duty_home", _("Cash reports")),
     (Role.DUTY_ADMINISTRATOR, "staff:lockouts", _("Locked sign-ins")),
     (Role.PIT_BOSS, "tables:pit_home", _("Pit")),
+    (Role.PIT_BOSS, "game:pit_overview", _("Pit overview")),
+    (Role.PIT_BOSS, "tables:staff_board", _("Staff")),
+    (Role.DUTY_ADMINISTRATOR, "tables:staff_board", _("Staff")),
 ]
 
 
@@ -25,6 +28,8 @@ def navigation(request):
                 url = reverse(name)
             except NoReverseMatch:
                 continue
+            if any(item["url"] == url for item in items):
+                continue  # a person with two roles that share a screen
             items.append({"url": url, "label": label, "active": request.path.startswith(url)})
     if user.is_staff:
         items.append({"url": reverse("admin:index"), "label": _("Admin"), "active": False})

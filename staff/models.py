@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -75,6 +76,15 @@ class TableAssignment(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("assigned by"),
+    )
+    relief = models.ForeignKey(
+        User,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("relieved by (planned)"),
+        help_text=_("Who takes over at this person's next break (the rotation plan)."),
     )
 
     class Meta:
@@ -167,3 +177,28 @@ class ReplacementRequest(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.status == self.Status.REQUESTED
+
+
+class RotationPlan(models.Model):
+    """A table's rotation: its croupiers take a break every ``break_every_minutes`` (the
+    pit boss or the duty administrator plans it; each assignment names who relieves it)."""
+
+    table = models.OneToOneField(
+        "tables.Table", on_delete=models.CASCADE, related_name="rotation", verbose_name=_("table")
+    )
+    break_every_minutes = models.PositiveSmallIntegerField(
+        _("a break every (minutes)"),
+        default=60,
+        validators=[MinValueValidator(15), MaxValueValidator(240)],
+    )
+    planned_by = models.ForeignKey(
+        User, on_delete=models.PROTECT, related_name="+", verbose_name=_("planned by")
+    )
+    planned_at = models.DateTimeField(_("planned at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("rotation plan")
+        verbose_name_plural = _("rotation plans")
+
+    def __str__(self) -> str:
+        return f"{self.table} — {self.break_every_minutes} min"

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from staff.models import ReplacementRequest, TableAssignment, User
+from staff.models import ReplacementRequest, RotationPlan, TableAssignment, User
 from staff.roles import Role, TableRole
 from staff.throttle import delay_after
 
@@ -73,6 +73,31 @@ def table_role_for(*, user: User, table) -> str | None:
         if user.has_role(role):
             return role
     return None
+
+
+def hand_over_of(*, user: User, table) -> dict | None:
+    """When ``user``'s last assignment at ``table`` has ended: its role, when it ended and
+    who holds that role since (None if nobody took it); None if ``user`` never worked it."""
+    last = (
+        TableAssignment.objects.filter(user=user, table=table, ends_at__isnull=False)
+        .order_by("-ends_at", "-pk")
+        .first()
+    )
+    if last is None:
+        return None
+    successor = (
+        TableAssignment.objects.filter(table=table, role=last.role, starts_at__gte=last.ends_at)
+        .exclude(user=user)
+        .select_related("user")
+        .order_by("starts_at", "pk")
+        .first()
+    )
+    return {
+        "role": last.role,
+        "role_label": TableRole(last.role).label,
+        "ended_at": last.ends_at,
+        "successor": successor.user if successor else None,
+    }
 
 
 def table_staff(*, table) -> dict[str, User]:
@@ -147,3 +172,43 @@ def replacement_panel() -> list[dict]:
         {"request": r, "candidates": list(replacement_candidates(role=r.role))}
         for r in replacement_open()
     ]
+
+
+def staff_board(*, tables) -> list[dict]:
+    """Who works where and since when, for ``tables`` (in their order): per table, each
+    table role's current assignment (with its planned relief and when the break is due by
+    the table's rotation plan), and the plan itself."""
+    tables = list(tables)
+    ids = [t.pk for t in tables]
+    current = {
+        (a.table_id, a.role): a
+        for a in TableAssignment.objects.filter(table_id__in=ids, ends_at__isnull=True)
+        .select_related("user", "relief", "assigned_by")
+        .order_by("starts_at")
+    }
+    plans = {p.table_id: p for p in RotationPlan.objects.filter(table_id__in=ids)}
+    now = timezone.now()
+    board = []
+    for table in tables:
+        plan = plans.get(table.pk)
+        every = plan.break_every_minutes if plan else settings.ROTATION_MINUTES
+        rows = []
+        for role in TableRole:
+            assignment = current.get((table.pk, role.value))
+            row = {"role": role.value, "label": role.label, "assignment": assignment}
+            if assignment is not None:
+                row["minutes"] = int((now - assignment.starts_at).total_seconds() // 60)
+                if role != TableRole.INSPECTOR:
+                    row["break_due"] = assignment.starts_at + timedelta(minutes=every)
+                    row["overdue"] = row["break_due"] <= now
+            rows.append(row)
+        board.append({"table": table, "plan": plan, "every": every, "rows": rows})
+    return board
+
+
+def free_people(*, role: str) -> QuerySet[User]:
+    """Who may take ``role`` now: croupiers working no table (a croupier works one table at
+    a time), or every active inspector (an inspector oversees several tables)."""
+    if role in (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER):
+        return replacement_candidates(role=role)
+    return User.objects.filter(is_active=True, groups__name=role).order_by("full_name", "username")

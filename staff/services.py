@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from floor.alerts import alert_raise
 from floor.changes import access_changed, table_changed
 from floor.models import Alert, TableFeed
-from staff.models import ReplacementRequest, TableAssignment, User
+from staff.models import ReplacementRequest, RotationPlan, TableAssignment, User
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
 from staff.selectors import table_staff
 from staff.throttle import name_under_attack, sign_in_name, throttled_message, wait_notice
@@ -453,3 +453,100 @@ def replacement_hand_over_due(*, table) -> list:
     if done:
         table_changed(table.pk, duty=True)
     return done
+
+
+# -- staffing the tables: the pit boss and the duty administrator ---------------------------
+
+STAFFING_ROLES = (Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+
+
+def _may_staff(person: User) -> None:
+    if not any(person.has_role(role) for role in STAFFING_ROLES):
+        raise ValidationError(
+            _("Only the pit boss or the duty administrator assigns staff to tables."),
+            code="not_staffing",
+        )
+
+
+def _round_boundary(table_id: int, role: str) -> None:
+    """A croupier changes only between rounds: the round in play is finished by whoever
+    started it (an inspector may change at any time)."""
+    if role == TableRole.INSPECTOR:
+        return
+    feed = TableFeed.objects.filter(pk=table_id).first()
+    if feed is not None and feed.round_open:
+        raise ValidationError(
+            _("Round %(round)s is in play at this table: the croupier changes when it is closed.")
+            % {"round": feed.round_number},
+            code="round_open",
+        )
+
+
+def staff_assign(*, table, role: str, user: User, assigned_by: User) -> TableAssignment:
+    """Put ``user`` in ``role`` at ``table`` now, taking over from whoever holds it (who
+    may be the planned relief of a break): the pit boss's or duty administrator's write
+    path, through :func:`assignment_start`. Croupiers change only between rounds."""
+    _may_staff(assigned_by)
+    current = TableAssignment.objects.filter(table=table, role=role, ends_at__isnull=True).first()
+    if current is not None and current.user_id != user.pk:
+        _round_boundary(table.pk, role)
+    return assignment_start(
+        table=table, user=user, role=role, assigned_by=assigned_by, replace=True
+    )
+
+
+def staff_release(*, assignment: TableAssignment, released_by: User) -> None:
+    """End a current assignment (the person leaves the table: a break, the end of the
+    shift) through :func:`assignment_end`; croupiers only between rounds."""
+    _may_staff(released_by)
+    if assignment.ends_at is not None:
+        raise ValidationError(_("This assignment has already ended."), code="ended")
+    _round_boundary(assignment.table_id, assignment.role)
+    assignment_end(assignment=assignment)
+
+
+def staff_relieve(*, assignment: TableAssignment, relieved_by: User) -> TableAssignment:
+    """The planned relief takes over now (the person goes on their break)."""
+    if assignment.relief_id is None:
+        raise ValidationError(_("Plan who relieves this person first."), code="no_relief")
+    return staff_assign(
+        table=assignment.table,
+        role=assignment.role,
+        user=assignment.relief,
+        assigned_by=relieved_by,
+    )
+
+
+def relief_plan(*, assignment: TableAssignment, relief: User | None, planned_by: User) -> None:
+    """Name who relieves ``assignment`` at its next break (None: nobody planned yet)."""
+    _may_staff(planned_by)
+    if assignment.ends_at is not None:
+        raise ValidationError(_("This assignment has already ended."), code="ended")
+    if relief is not None:
+        if relief.pk == assignment.user_id:
+            raise ValidationError(_("The relief must be another person."), code="same_person")
+        if not relief.has_role(assignment.role):
+            raise ValidationError(
+                _("%(person)s does not hold the role %(role)s.")
+                % {"person": relief.display_name, "role": TableRole(assignment.role).label},
+                code="wrong_role",
+            )
+    with transaction.atomic():
+        assignment.relief = relief
+        assignment.full_clean()
+        assignment.save(update_fields=["relief"])
+        table_changed(assignment.table_id, duty=True)
+
+
+def rotation_plan_set(*, table, break_every_minutes, planned_by: User) -> RotationPlan:
+    """A break every ``break_every_minutes`` (15 to 240) for the croupiers of ``table``."""
+    _may_staff(planned_by)
+    with transaction.atomic():
+        plan = RotationPlan.objects.select_for_update().filter(table=table).first()
+        plan = plan or RotationPlan(table=table)
+        plan.break_every_minutes = break_every_minutes
+        plan.planned_by = planned_by
+        plan.full_clean()
+        plan.save()
+        table_changed(table.pk, duty=True)
+    return plan

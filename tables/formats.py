@@ -50,6 +50,24 @@ def number(value, places=0) -> str:
     return number_text(value, int(places))
 
 
+def chip_value(value) -> str:
+    """A chip's denomination: whole where it is whole (``5 000``), else with cents."""
+    number = _decimal(value)
+    if number is None:
+        return "" if value is None else str(value)
+    return number_text(number, 0 if number == number.to_integral_value() else 2)
+
+
+def percent(fraction, places=2) -> str:
+    """A fraction as a percentage with a sign: ``-0.0037`` → ``−0.37 %``, ``0.005`` →
+    ``+0.50 %`` (a house edge: the sign says who has it)."""
+    number = _decimal(fraction)
+    if number is None:
+        return "—"
+    text = number_text(number * 100, int(places))
+    return f"{'+' if number > 0 else ''}{text}\u00a0%"
+
+
 def denominations(counts) -> str:
     """Counts by denomination, the largest denomination first: ``5 000 × 2, 1 000 × 3``."""
     if not counts:
@@ -61,8 +79,7 @@ def denominations(counts) -> str:
     rows.sort(key=lambda row: row[0], reverse=True)
     shown = []
     for value, key, count in rows:
-        name = number_text(value, 0 if value == value.to_integral_value() else 2)
-        shown.append(f"{name or key} × {number_text(count)}")
+        shown.append(f"{chip_value(value) or key} × {number_text(count)}")
     return ", ".join(shown)
 
 

@@ -62,6 +62,19 @@ class Table(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.CLOSED
     )
+    # Facts of the rule set, written by game.configuration.table_configure (the engine that
+    # knows them sits above this app): the opening checklist compares the decks counted with
+    # ``decks`` and asks for a confirmation to open where ``house_edge`` is negative.
+    decks = models.PositiveSmallIntegerField(_("decks in the rule set"), default=6)
+    house_edge = models.DecimalField(
+        _("theoretical house edge"), max_digits=9, decimal_places=6, null=True, blank=True
+    )
+    opened_at = models.DateTimeField(
+        _("opened at"),
+        null=True,
+        blank=True,
+        help_text=_("When the table last opened: a shoe shuffled before it is not played on."),
+    )
     reservation_minutes = models.PositiveSmallIntegerField(
         _("reservation time, minutes"), default=20
     )

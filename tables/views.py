@@ -2,14 +2,18 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from floor.alerts import ALERT_MESSAGES
+from floor.parsing import record_id, whole_number
+from staff import selectors as staff_selectors
+from staff import services as staff_services
 from staff.access import role_required
-from staff.models import User
-from staff.roles import Role
+from staff.models import TableAssignment, User
+from staff.roles import Role, TableRole
 from tables import services
 from tables.checklists import STEPS
 from tables.forms import SignForm
@@ -74,6 +78,7 @@ def table_detail(request, table_id):
             "checklist": checklist,
             "steps": steps,
             "all_done": checklist is not None and all(s["row"] for s in steps),
+            "player_edge": services.player_edge(table),
             "reference": last_chip_count(table=table, kind=ChipCount.Kind.CLOSER),
             "people": User.objects.filter(is_active=True).order_by("full_name", "username"),
             "history": table_history(table=table),
@@ -95,7 +100,11 @@ def _act(request, table, op) -> None:
         messages.success(request, _("Closing started."))
         return
     if op == "open":
-        services.table_open(table=table, opened_by=user)
+        services.table_open(
+            table=table,
+            opened_by=user,
+            accept_player_edge=request.POST.get("accept_player_edge") == "on",
+        )
         messages.success(request, _("The table is open."))
         return
     if op == "close":
@@ -195,3 +204,103 @@ def alert_acknowledge(request):
     response = alerts(request)
     response.status_code = status
     return response
+
+
+# -- staff assignment and rotation ----------------------------------------------------------
+
+
+@role_required(Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+def staff_board(request):
+    """Who works at which table in which role and since when; assign, release, plan the
+    rotation (a break every N minutes, who relieves whom) and relieve — without /admin/."""
+    if request.method == "POST":
+        try:
+            message = _staff_act(request)
+        except ValidationError as error:
+            for text in error.messages:
+                messages.error(request, text)
+        else:
+            messages.success(request, message)
+        anchor = record_id(request.POST.get("table"))
+        return redirect(reverse("tables:staff_board") + (f"#table-{anchor}" if anchor else ""))
+    board = staff_selectors.staff_board(tables=floor_tables())
+    candidates = {role: list(staff_selectors.free_people(role=role)) for role in TableRole.values}
+    holders = {
+        role: list(
+            User.objects.filter(is_active=True, groups__name=role).order_by("full_name", "pk")
+        )
+        for role in TableRole.values
+    }
+    for entry in board:
+        for row in entry["rows"]:
+            row["candidates"] = candidates[row["role"]]  # free now: may be assigned
+            row["reliefs"] = holders[row["role"]]  # anyone holding the role may be planned
+    return render(request, "tables/staff.html", {"board": board})
+
+
+def _person(value) -> User:
+    person = User.objects.filter(pk=record_id(value), is_active=True).first()
+    if person is None:
+        raise ValidationError(_("Choose a person."))
+    return person
+
+
+def _current_assignment(value) -> TableAssignment:
+    assignment = (
+        TableAssignment.objects.select_related("table", "user", "relief")
+        .filter(pk=record_id(value), ends_at__isnull=True)
+        .first()
+    )
+    if assignment is None:
+        raise ValidationError(_("This assignment has already ended."))
+    return assignment
+
+
+def _staff_act(request) -> str:
+    post, user = request.POST, request.user
+    op = post.get("op")
+    if op == "assign":
+        table = Table.objects.filter(pk=record_id(post.get("table"))).first()
+        role = post.get("role")
+        if table is None or role not in TableRole.values:
+            raise ValidationError(_("Choose a table and a role."))
+        person = _person(post.get("person"))
+        staff_services.staff_assign(table=table, role=role, user=person, assigned_by=user)
+        return _("%(person)s is now %(role)s at %(table)s.") % {
+            "person": person.display_name,
+            "role": TableRole(role).label,
+            "table": table,
+        }
+    if op == "plan":
+        table = Table.objects.filter(pk=record_id(post.get("table"))).first()
+        minutes = whole_number(post.get("minutes"), low=15, high=240)
+        if table is None or minutes is None:
+            raise ValidationError(_("A break every 15 to 240 minutes."))
+        staff_services.rotation_plan_set(table=table, break_every_minutes=minutes, planned_by=user)
+        return _("Rotation at %(table)s: a break every %(minutes)s minutes.") % {
+            "table": table,
+            "minutes": minutes,
+        }
+    assignment = _current_assignment(post.get("assignment"))
+    if op == "relief":
+        relief = _person(post.get("person")) if post.get("person") else None
+        staff_services.relief_plan(assignment=assignment, relief=relief, planned_by=user)
+        if relief is None:
+            return _("No relief planned for %(person)s.") % {"person": assignment.user.display_name}
+        return _("%(relief)s relieves %(person)s at the next break.") % {
+            "relief": relief.display_name,
+            "person": assignment.user.display_name,
+        }
+    if op == "relieve":
+        staff_services.staff_relieve(assignment=assignment, relieved_by=user)
+        return _("%(relief)s has taken over from %(person)s.") % {
+            "relief": assignment.relief.display_name,
+            "person": assignment.user.display_name,
+        }
+    if op == "release":
+        staff_services.staff_release(assignment=assignment, released_by=user)
+        return _("%(person)s has left %(table)s.") % {
+            "person": assignment.user.display_name,
+            "table": assignment.table,
+        }
+    raise ValidationError(_("The screen sent a message the table cannot read."))

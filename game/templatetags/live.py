@@ -3,24 +3,16 @@ from decimal import Decimal
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from game import rule_fields
+from game.presenters import card_name as _card_name
+
 register = template.Library()
 
 
 @register.filter
-def money(value) -> str:
-    """An exact amount for the screen: ``1 500``, ``22.50``, ``-100``."""
-    if value is None or value == "":
-        return ""
-    amount = Decimal(str(value))
-    sign = "−" if amount < 0 else ""
-    amount = abs(amount)
-    if amount == amount.to_integral_value():
-        text = f"{int(amount):,}".replace(",", "\u202f")
-    else:
-        whole = int(amount)
-        cents = (amount - whole).quantize(Decimal("0.01"))
-        text = f"{whole:,}".replace(",", "\u202f") + str(cents)[1:]
-    return sign + text
+def card_name(code) -> str:
+    """``Ad`` → ``A♦``: a card as people write it."""
+    return _card_name(code)
 
 
 @register.filter
@@ -51,3 +43,15 @@ COMMAND_LABELS = {
 def command_label(action: str) -> str:
     """A command of the event log in the croupier's words (the code where there are none)."""
     return str(COMMAND_LABELS.get(action, action))
+
+
+@register.filter
+def rules_text(value) -> str:
+    """A stored rule set in words: "preset standard; Decks in the shoe: 4"."""
+    rules = rule_fields.rules_dict(value)
+    parts = [str(_("preset %(name)s") % {"name": rules.pop("preset")})]
+    parts += [
+        f"{rule_fields.label(key)}: {rule_fields.value_label(key, item)}"
+        for key, item in sorted(rules.items())
+    ]
+    return "; ".join(parts)

@@ -121,11 +121,25 @@
   });
   document.body.addEventListener("htmx:wsConnecting", function () { setConn("connecting"); });
   document.body.addEventListener("htmx:wsOpen", function () { setConn("open"); });
+  // The server closed the socket because this person may no longer use the screen (4403:
+  // replaced, assignment ended; 4401: signed out): ask for the page again, which says why
+  // and where to go. Once: a page that is refused again right after stays as it is.
+  function screenRefused() {
+    var closed = document.getElementById("screen-closed");
+    if (closed) closed.hidden = false;
+    var key = "refused:" + location.pathname;
+    var last = parseInt(sessionStorage.getItem(key) || "0", 10);
+    if (Date.now() - last < 15000) return;
+    sessionStorage.setItem(key, String(Date.now()));
+    setTimeout(function () { location.reload(); }, 300);
+  }
+
   document.body.addEventListener("htmx:wsClose", function (evt) {
     var code = evt.detail.event && evt.detail.event.code;
     var refused = code >= 4000 && code < 5000;
     setConn(refused ? "refused" : "closed");
     document.body.classList.remove("pending");
+    if (code === 4403 || code === 4401) screenRefused();
     // The ws extension itself retries after 1006, 1011, 1012 and 1013. A server that shut
     // down cleanly (1000, 1001: a restarted worker) is retried here; a refusal is final.
     if (!refused && [1006, 1011, 1012, 1013].indexOf(code) < 0) {

@@ -14,6 +14,7 @@ from staff.roles import Role
 from staff.selectors import inspects
 from staff.throttle import sign_in_name, throttled_message
 from tables.checklists import step_codes
+from tables.formats import number_text
 from tables.models import Checklist, ChecklistStep, Table, TableChange
 from tables.services.steps import Step, step_details
 
@@ -187,7 +188,15 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
     return checklist
 
 
-def _complete(table: Table, kind: str, to_status: str, by) -> Table:
+def player_edge(table: Table) -> bool:
+    """Whether the table's rule set gives the players the edge (a negative house edge, as
+    document 004's open-cards game read literally: about +0.37 % for the player)."""
+    return table.house_edge is not None and table.house_edge < 0
+
+
+def _complete(
+    table: Table, kind: str, to_status: str, by, accept_player_edge: bool = False
+) -> Table:
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         checklist = checklist_current(table=table)
@@ -197,15 +206,41 @@ def _complete(table: Table, kind: str, to_status: str, by) -> Table:
             raise Refused("steps_missing", _("Every step of the checklist must be done first."))
         if not checklist.signed:
             raise Refused("unsigned", _("The checklist needs both signatures first."))
+        opening = to_status == Table.Status.OPEN
+        if opening and player_edge(table) and not accept_player_edge:
+            raise Refused(
+                "player_edge",
+                _(
+                    "With this rule set the players have the edge (house edge %(edge)s %%): "
+                    "confirm that the table opens with it."
+                )
+                % {"edge": number_text(table.house_edge * 100, 2)},
+            )
         checklist.completed_at = timezone.now()
         checklist.save(update_fields=["completed_at"])
-        _move(table, to_status, by)
+        change = _move(table, to_status, by)
+        if opening:
+            # Every shoe shuffled before this moment belongs to an earlier opening: the
+            # live table starts a new one (game.services refuses a round on an older shoe).
+            table.opened_at = change.changed_at
+            table.save(update_fields=["opened_at"])
+            if player_edge(table):
+                change.changes = {"player_edge_accepted": str(table.house_edge)}
+                change.save(update_fields=["changes"])
     return table
 
 
-def table_open(*, table: Table, opened_by) -> Table:
-    """Open the table: every opening step done and both signatures given."""
-    return _complete(table, Checklist.Kind.OPENING, Table.Status.OPEN, opened_by)
+def table_open(*, table: Table, opened_by, accept_player_edge: bool = False) -> Table:
+    """Open the table: every opening step done and both signatures given; where the rule
+    set gives the players the edge, only with ``accept_player_edge`` (recorded with the
+    opening in the table's history)."""
+    return _complete(
+        table,
+        Checklist.Kind.OPENING,
+        Table.Status.OPEN,
+        opened_by,
+        accept_player_edge=accept_player_edge,
+    )
 
 
 def table_close(*, table: Table, closed_by) -> Table:

@@ -91,6 +91,15 @@ def _cards(step: Step) -> dict:
     decks = whole_number(step.data.get("decks"), low=1, high=MAX_DECKS)
     if decks is None:
         raise Refused("bad_decks", _("Enter the number of decks (1 to 8)."))
+    if decks != step.table.decks:
+        raise Refused(
+            "decks_differ",
+            _(
+                "The table's rule set plays %(rules)s decks, not %(counted)s: load "
+                "%(rules)s decks, or change the rule set first."
+            )
+            % {"rules": step.table.decks, "counted": decks},
+        )
     if not step.data.get("spread_checked"):
         raise Refused(
             "spread_unchecked",

@@ -157,9 +157,9 @@ def new_page(request, browser, live_url):
     each). Reads English so assertions hold whatever the Russian catalogue says."""
     contexts = []
 
-    def make(locale: str = "en-US"):
+    def make(locale: str = "en-US", viewport: dict | None = None):
         context = browser.new_context(
-            base_url=live_url, locale=locale, viewport={"width": 1280, "height": 800}
+            base_url=live_url, locale=locale, viewport=viewport or {"width": 1280, "height": 800}
         )
         context.set_default_timeout(10_000)
         contexts.append(context)

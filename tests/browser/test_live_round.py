@@ -28,7 +28,9 @@ def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(new
     tablet.tap("close-bets")
     tablet.cards("8s", "5h", "Ad", "8c", "6h")  # box 1: 8 8, box 3: 5 6, dealer: ace
     expect(dealer_page.get_by_test_id("phase")).to_have_text("Insurance")
-    expect(dealer_page.get_by_test_id("insure-amount-1")).to_have_value("100")
+    expect(dealer_page.get_by_test_id("insure-amount-1")).to_have_value(
+        "100.00"
+    )  # the engine's bound: half the bet, in cents
     before = tablet.version
     dealer_page.get_by_test_id("insure-form-1").get_by_role("button").click()
     version_moved_on(dealer_page, before)
@@ -51,18 +53,20 @@ def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(new
     expect(dealer_page.get_by_test_id("dealer-hand").get_by_test_id("total")).to_have_text(
         "soft 18"
     )
-    expect(dealer_page.get_by_test_id("result-1-1")).to_have_text("Pay 400")
-    expect(dealer_page.get_by_test_id("result-1-2")).to_have_text("Collect 200")
-    expect(dealer_page.get_by_test_id("result-3-1")).to_have_text("Pay 200")
-    expect(dealer_page.get_by_test_id("box-net-1")).to_have_text("Box result: 100")
+    expect(dealer_page.get_by_test_id("result-1-1")).to_have_text("won 400.00")
+    expect(dealer_page.get_by_test_id("result-1-2")).to_have_text("lost 200.00")
+    expect(dealer_page.get_by_test_id("result-3-1")).to_have_text("won 200.00")
+    # box 1: insurance lost 100, 400 won, 200 lost: one instruction, pay 100
+    expect(dealer_page.get_by_test_id("instruction-1")).to_have_text("Pay 100.00")
+    expect(dealer_page.get_by_test_id("instruction-3")).to_have_text("Pay 200.00")
     expect(dealer_page.get_by_test_id("round-result")).to_contain_text("−300")
     # the observer sees the same table, without the dealer's controls
-    expect(observer.get_by_test_id("result-1-1")).to_have_text("Pay 400")
+    expect(observer.get_by_test_id("result-1-1")).to_have_text("won 400.00")
     expect(observer.get_by_test_id("confirm-settlement")).to_be_hidden()
 
     tablet.tap("confirm-settlement")
     expect(tile.get_by_test_id("tile-phase")).to_have_text("Round closed")
-    expect(tile.get_by_test_id("tile-last")).to_have_text("round 1: house −300")
+    expect(tile.get_by_test_id("tile-last")).to_have_text("round 1: house −300.00")
 
 
 def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(new_page, crew, table):
@@ -80,7 +84,9 @@ def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(new_p
     version = tablet.version
     page.get_by_test_id("stake-2").fill("100000")
     page.get_by_test_id("bet-form-2").get_by_role("button").click()
-    expect(tablet.error()).to_have_text("Box 2: the bet 100000 is over the table maximum 500.00.")
+    expect(tablet.error()).to_have_text(
+        "Box 2: the bet 100,000.00 is over the table maximum 500.00."
+    )
     assert tablet.version == version
     expect(page.get_by_test_id("box-bet-2")).to_have_count(0)
 
@@ -89,9 +95,9 @@ def test_bad_input_on_the_tablet_shows_a_clear_message_and_changes_nothing(new_p
     ("preset", "burn", "cards", "expected"),
     [
         # hole card: box 1 T 9, dealer 7 up (7 in the hole), stand, dealer stands on 17
-        ("hole-card", "2c", ["Th", "7d", "9c", "Ts"], "Pay 100"),
+        ("hole-card", "2c", ["Th", "7d", "9c", "Ts"], "Pay 100.00"),
         # open cards: box 1 T 7, dealer T 7 both up: the dealer wins the tie
-        ("open-cards", None, ["Th", "Td", "7c", "7s"], "Collect 100"),
+        ("open-cards", None, ["Th", "Td", "7c", "7s"], "Collect 100.00"),
     ],
 )
 def test_every_preset_plays_end_to_end_on_the_tablet(
@@ -109,7 +115,7 @@ def test_every_preset_plays_end_to_end_on_the_tablet(
     tablet.cards(*[c[0] for c in cards])  # these tables do not record suits
     tablet.tap("stand")
     expect(page.get_by_test_id("phase")).to_have_text("Settlement")
-    expect(page.get_by_test_id("result-1-1")).to_have_text(re.compile(expected))
+    expect(page.get_by_test_id("instruction-1")).to_have_text(re.compile(expected))
     tablet.tap("confirm-settlement")
     expect(page.get_by_test_id("phase")).to_have_text("Round closed")
 

@@ -5,6 +5,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
+from game.configuration import house_edge
 from staff import selectors
 from staff import services as staff_services
 from staff.models import TableAssignment, User
@@ -59,7 +60,7 @@ def test_running_twice_gives_the_same_floor(db, debug_on):
     _seed()
 
     assert _counts() == first
-    assert first == {"pits": 1, "tables": 4, "users": 6, "assignments": 6, "current": 6}
+    assert first == {"pits": 1, "tables": 4, "users": 8, "assignments": 6, "current": 6}
 
 
 def test_creates_four_tables_one_of_them_with_six_boxes(db, debug_on):
@@ -140,3 +141,33 @@ def test_table_one_is_opened_through_its_recorded_checklist(db, debug_on):
     assert checklist.signed and checklist.completed_at is not None
     assert ChipCount.objects.filter(table=table, kind="opener").count() == 1
     assert set(Table.objects.exclude(number=1).values_list("status", flat=True)) == {"closed"}
+
+
+def test_a_replacement_can_be_approved_as_seeded(db, debug_on):
+    """Spare croupiers at no table: the inspector asks, the duty administrator approves one
+    of them, and the tablet is handed over (no round is open)."""
+    _seed()
+    table = Table.objects.get(number=1)
+    inspector, duty = User.objects.get(username="inspector"), User.objects.get(username="duty")
+    spares = selectors.replacement_candidates(role=TableRole.DEALING_CROUPIER)
+    assert [u.username for u in spares] == ["dealer2"]
+    assert [u.username for u in selectors.replacement_candidates(role="observing_croupier")] == [
+        "observer2"
+    ]
+    request = staff_services.replacement_request(
+        table=table, role=TableRole.DEALING_CROUPIER, reason="Tired", requested_by=inspector
+    )
+    staff_services.replacement_approve(
+        request_id=request.pk, decided_by=duty, replacement=spares[0]
+    )
+    assert selectors.table_staff(table=table)[TableRole.DEALING_CROUPIER].username == "dealer2"
+
+
+def test_the_demo_tables_know_their_decks_and_house_edge(db, debug_on):
+    _seed()
+    tables = {t.number: t for t in Table.objects.all()}
+    assert {t.decks for t in tables.values()} == {6}
+    assert tables[1].house_edge == house_edge({"preset": "standard"}) > 0
+    assert tables[3].house_edge == house_edge({"preset": "open-cards"})
+    dealer_at_1 = TableAssignment.objects.get(table=tables[1], role="dealing_croupier")
+    assert dealer_at_1.relief.username == "dealer2"  # the rotation planned as seeded

@@ -42,7 +42,7 @@ def test_a_card_correction_raises_an_alert(dealer_desk, table):
     dealer_desk.cards("Th", "6d", "9c")
     dealer_desk.ok("correct-card", card="8c")
     alert = Alert.objects.get(table=table, kind="card_corrected")
-    assert alert.params == {"round": 1, "old": "9c", "new": "8c"}
+    assert alert.params == {"round": 1, "old": "9♣", "new": "8♣"}  # as people write cards
 
 
 def test_a_voided_round_raises_a_critical_alert(dealer_desk, inspector_desk, table):

@@ -243,7 +243,9 @@ def test_the_cut_card_finishes_the_round_and_the_next_needs_a_shuffle(dealer_des
     dealer_desk.start_round({1: 100, 4: 100})
     dealer_desk.ok("close-bets")
     dealer_desk.cards("Th")
-    dealer_desk.ok("cut-card-out")  # the next card goes to box 4
+    early = dealt_too_early = dealer_desk.send("cut-card-out")  # 1 card of 312 is out
+    assert not early.ok and dealt_too_early.code == "cut_card_early"
+    dealer_desk.ok("cut-card-out", confirmed="1")  # the next card goes to box 4
     dealer_desk.cards("6d", "9c", "Ts", "Td")
     dealer_desk.ok("stand")
     dealer_desk.ok("stand")

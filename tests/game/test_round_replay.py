@@ -74,16 +74,16 @@ def test_a_round_with_a_split_and_a_correction_replays_step_by_step(
     client_en.force_login(crew["inspector"])
     url = reverse("game:replay", args=[row.pk])
     before = shown_state(client_en.get(url, {"step": fix}))
-    assert "Corrected 3d" not in before
+    assert "Corrected 3♦" not in before
     assert 'data-testid="hand-1-1"' in before and 'data-testid="hand-1-2"' in before  # split
     at_fix = client_en.get(url, {"step": fix + 1})
-    assert "Corrected 3d → 4d" in shown_state(at_fix)
+    assert "Corrected 3♦ → 4♦" in shown_state(at_fix)
     assert 'data-testid="step-correction"' in at_fix.content.decode()
     assert f'data-step="{fix + 1}"' in at_fix.content.decode()
     final_response = client_en.get(url)
     final = final_response.content.decode()
     assert 'data-phase="closed"' in final
-    assert "Corrected 3d → 4d" in shown_state(final_response)
+    assert "Corrected 3♦ → 4♦" in shown_state(final_response)
     assert 'data-testid="result-1-1"' in final and 'data-testid="result-1-2"' in final
     # Read-only: no control of the live screens is shown to anyone.
     assert "role-replay" in final and "ws-connect" not in final
@@ -196,3 +196,51 @@ def test_a_step_of_a_long_round_replays_the_log_once(client_en, crew, table, dea
     shown = int(step) if step else row.events_count
     assert counted["apply"] == shown - 1  # the opening event is the state itself
     assert counted["to_dict"] <= 2
+
+
+def test_the_event_log_reads_in_words(client_en, crew, table, dealer_desk):
+    play_split_round_with_a_correction(dealer_desk)
+    row = current_round(table)
+    client_en.force_login(crew["inspector"])
+    page = client_en.get(reverse("game:replay", args=[row.pk])).content.decode()
+    log = page.split('data-testid="replay-log"')[1]
+    for words in (
+        "Round opened: place your bets",
+        "Box 1: P1 stakes 100.00",
+        "Bets closed",
+        "8♠ to box 1, hand 1",
+        "5♥ to the dealer",
+        "Box 1, hand 1 splits",
+        "The last card corrected: 3♦ → 4♦",
+        "Box 1, hand 2 stands",
+        "Paid and collected: the round is closed (house result −200.00)",
+    ):
+        assert words in log, words
+    assert "box=" not in log and "seat=" not in log and "stake=" not in log
+
+
+def test_a_voided_round_is_found_with_an_alert_and_void_asks_first(
+    client_en, crew, table, dealer_desk, inspector_desk
+):
+    play_round(dealer_desk)
+    quiet = current_round(table)
+    dealer_desk.ok("open-round")
+    dealer_desk.ok("bet", box=1, seat="P1", stake="100")
+    inspector_desk.ok("void", reason="Misdeal: two cards at once")
+    voided = current_round(table)
+    assert set(rounds_search(tables=[table], with_alert=True)) == {voided}
+    assert quiet in set(rounds_search(tables=[table]))
+    client_en.force_login(crew["inspector"])
+    page = client_en.get(reverse("game:replay", args=[voided.pk])).content.decode()
+    assert "Round voided: Misdeal: two cards at once" in page
+
+
+def test_the_inspector_confirms_a_void_before_it_is_sent(client_en, crew, table, dealer_desk):
+    dealer_desk.start_round({1: 100})
+    client_en.force_login(crew["inspector"])
+    page = client_en.get(reverse("game:observer", args=[table.pk])).content.decode()
+    box = page.split('data-testid="void-box"')[1].split("</details>")[0]
+    # the void button only opens the confirmation; the one that sends names the round
+    assert 'data-testid="void-open"' in box and "<summary" in box
+    assert "Yes, void round 1" in box and "cannot be undone" in box
+    assert 'name="reason"' in box and "required" in box

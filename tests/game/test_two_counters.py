@@ -52,7 +52,7 @@ def test_the_dealers_version_holds_through_everything_that_is_not_the_round(
     )
 
     assert seq(table) > before + 8  # every screen of the table moved on with each of them
-    outcome = dealer_desk.send("bet", box=2, seat="P2", stake="50", expected_version=on_screen)
+    outcome = dealer_desk.send("bet", box=2, seat="P2", stake="100", expected_version=on_screen)
     assert outcome.ok, outcome
     assert outcome.version == on_screen + 1
 

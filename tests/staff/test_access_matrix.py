@@ -61,8 +61,11 @@ SCREENS = {
     "game:replay_search": ({}, {"inspector": 200, "duty": 200}),
     "game:replay": ({"round_id": "R"}, {"inspector": 200, "duty": 200}),
     "tables:pit_home": ({}, {"pitboss": 200}),
+    "tables:staff_board": ({}, {"pitboss": 200, "duty": 200}),
+    "game:pit_overview": ({}, {"pitboss": 200, "duty": 200}),
     "tables:table": ({"table_id": "T"}, {"pitboss": 200}),
     "game:table_config": ({"table_id": "T"}, {"pitboss": 200}),
+    "game:table_config_rules": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
@@ -89,6 +92,7 @@ OPS = {"floor:healthz", "floor:metrics"}
 SOCKETS = {
     "/ws/tables/T/": {"dealer", "observer", "inspector", "duty", "pitboss"},
     "/ws/inspector/": {"inspector"},
+    "/ws/pit/": {"pitboss", "duty"},
     "/ws/duty/": {"duty"},
 }
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from game.configuration import table_configure
+from game.configuration import rule_facts, table_configure
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
@@ -24,6 +24,10 @@ DEMO_USERS = [
     ("inspector", "Вера Инспекторова", "2001", [Role.INSPECTOR]),
     ("duty", "Глеб Дежурный", "3001", [Role.DUTY_ADMINISTRATOR]),
     ("pitboss", "Дарья Питбосс", "4001", [Role.PIT_BOSS]),
+    # Spare croupiers, at no table: who relieves at a break, or takes over when the duty
+    # administrator approves a replacement.
+    ("dealer2", "Евгений Сменщиков", "1003", [Role.DEALING_CROUPIER]),
+    ("observer2", "Жанна Запасная", "1004", [Role.OBSERVING_CROUPIER]),
 ]
 
 DEMO_TABLES = [
@@ -61,6 +65,7 @@ class Command(BaseCommand):
                         "status": Table.Status.CLOSED,
                         "chip_denominations": DEMO_CHIPS,
                         "par_float": DEMO_PAR,
+                        **rule_facts(rules),
                     },
                 )
                 tables[number] = table
@@ -92,6 +97,16 @@ class Command(BaseCommand):
                     table=table, role=role, ends_at__isnull=True
                 ).exists():
                     staff_services.assignment_start(table=table, user=user, role=role)
+            # The rotation of BJ-1: the spare dealer relieves the dealer at the next break.
+            dealer_at_1 = TableAssignment.objects.filter(
+                table=tables[1], role=TableRole.DEALING_CROUPIER, ends_at__isnull=True
+            ).first()
+            if dealer_at_1 is not None and dealer_at_1.relief_id is None:
+                relief = users["dealer2"] if dealer_at_1.user_id != users["dealer2"].pk else None
+                if relief is not None:
+                    staff_services.relief_plan(
+                        assignment=dealer_at_1, relief=relief, planned_by=users["pitboss"]
+                    )
             if not TableChange.objects.filter(
                 table=tables[1], to_status=Table.Status.OPEN
             ).exists():

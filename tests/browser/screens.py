@@ -1,0 +1,107 @@
+"""Looking at a screen as a person does: what must be tapped is inside the viewport, not
+covered by anything else, and big enough for a finger; the page passes axe-core with no
+serious or critical violation; a screenshot of it is kept under test-artifacts/.
+
+axe-core is vendored for the tests only (tests/browser/vendor/, scripts/vendor-axe.sh) and
+evaluated in the page through the DevTools protocol, which the page's
+Content-Security-Policy does not govern: the app itself never serves it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.browser.conftest import ARTIFACTS
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"
+SIZES = {"landscape": {"width": 1280, "height": 800}, "portrait": {"width": 800, "height": 1280}}
+TOUCH = 56  # CSS px: the smallest key a croupier taps
+
+
+def geometry(locator) -> dict:
+    """Where the element is, and what the page has at its centre (elementFromPoint)."""
+    return locator.evaluate(
+        """el => {
+          const r = el.getBoundingClientRect();
+          const x = r.left + r.width / 2, y = r.top + r.height / 2;
+          const top = document.elementFromPoint(x, y);
+          return {x: r.left, y: r.top, width: r.width, height: r.height,
+                  vw: window.innerWidth, vh: window.innerHeight,
+                  hit: !!top && (top === el || el.contains(top) || top.contains(el)),
+                  at: top ? (top.outerHTML || "").slice(0, 120) : null};
+        }"""
+    )
+
+
+def assert_in_view(locator, *, min_width: float = 0, min_height: float = 0, what: str = ""):
+    """``locator`` is wholly inside the viewport, the top element at its centre is itself
+    (or inside it), and it is at least ``min_width`` × ``min_height`` CSS px."""
+    g = geometry(locator)
+    name = what or str(locator)
+    assert g["x"] >= -0.5 and g["y"] >= -0.5, f"{name} starts outside the viewport: {g}"
+    assert g["x"] + g["width"] <= g["vw"] + 0.5, f"{name} overflows the viewport's width: {g}"
+    assert g["y"] + g["height"] <= g["vh"] + 0.5, f"{name} is below the fold: {g}"
+    assert g["hit"], f"{name} is covered by {g['at']}: {g}"
+    assert g["width"] >= min_width - 0.01 and g["height"] >= min_height - 0.01, (
+        f"{name} is {g['width']:.0f}×{g['height']:.0f}, smaller than {min_width}×{min_height}"
+    )
+    return g
+
+
+def assert_no_page_scroll(page):
+    """The page itself does not scroll (a region inside it may)."""
+    sizes = page.evaluate(
+        """() => ({sh: document.documentElement.scrollHeight, ch: window.innerHeight,
+                   sw: document.documentElement.scrollWidth, cw: window.innerWidth})"""
+    )
+    assert sizes["sh"] <= sizes["ch"] + 1, f"the page scrolls vertically: {sizes}"
+    assert sizes["sw"] <= sizes["cw"] + 1, f"the page scrolls sideways: {sizes}"
+
+
+def assert_inside(inner, outer, what: str = ""):
+    """``inner``'s box lies within ``outer``'s (e.g. a button within its box column)."""
+    a, b = geometry(inner), geometry(outer)
+    assert a["x"] >= b["x"] - 0.5 and a["x"] + a["width"] <= b["x"] + b["width"] + 0.5, (
+        f"{what or inner} sticks out of its column: {a} in {b}"
+    )
+
+
+def axe_violations(page, *, impacts=("serious", "critical")) -> list[str]:
+    """axe-core's violations of ``impacts`` on the page as it is now, one line each."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result = page.evaluate(
+        """async () => {
+          const r = await axe.run(document, {resultTypes: ["violations"]});
+          return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" ") + " " +
+                                            (n.failureSummary || "").slice(0, 160))}));
+        }"""
+    )
+    return [
+        f"{v['impact']} {v['id']}: {v['help']} — {json.dumps(v['nodes'], ensure_ascii=False)}"
+        for v in result
+        if v["impact"] in impacts
+    ]
+
+
+def assert_accessible(page, what: str = ""):
+    found = axe_violations(page)
+    assert not found, f"{what or page.url}:\n" + "\n".join(found)
+
+
+def shoot(page, name: str) -> Path:
+    """Save a screenshot of the viewport as test-artifacts/<name>.png."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / (re.sub(r"[^\w.-]+", "_", name) + ".png")
+    page.screenshot(path=str(path))
+    return path
+
+
+def look(page, name: str, *, accessible: bool = True) -> None:
+    """A screen as it is now: the screenshot, then the accessibility check."""
+    shoot(page, name)
+    if accessible:
+        assert_accessible(page, name)
