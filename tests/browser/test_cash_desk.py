@@ -255,6 +255,8 @@ def test_the_print_view_and_the_records_fit(new_page, busy_floor, crew):
     _password(page, "duty")
     page.goto(f"/cash/reports/print/?day={today().isoformat()}")
     expect(page.locator('[data-chart][data-drawn="true"] svg')).to_have_count(2)
+    # the page prints itself once drawn, and the charts redraw for paper: measure after that
+    expect(page.locator('html[data-printed="true"]')).to_have_count(1)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     label = _boxes(page, '[data-testid="chart-hold"] svg text')[0]
     assert _luminance(label["fill"]) < 0.3  # dark text on white paper
