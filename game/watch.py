@@ -2,7 +2,8 @@
 seconds (``manage.py run_floor_watch``).
 
 * ``table_idle`` — an open table with no command for ``TABLE_IDLE_MINUTES``;
-* ``croupier_rotation`` — a croupier on one table longer than ``ROTATION_MINUTES``;
+* ``croupier_rotation`` — a croupier on one table longer than the table's rotation plan
+  (``ROTATION_MINUTES`` where it has none);
 * ``result_deviation`` — the table's result this shift, checked after every round, reached
   ``DEVIATION_SIGMAS`` standard deviations from its theoretical result (from
   ``DEVIATION_MIN_ROUNDS`` rounds on; ``game.detection.ShiftDeviation``);
@@ -30,6 +31,7 @@ from game.configuration import house_edge
 from game.models import Command, Round
 from staff.models import TableAssignment
 from staff.roles import TableRole
+from staff.selectors import rotation_minutes
 from tables.models import Table, TableChange
 
 CROUPIER_ROLES = (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
@@ -63,7 +65,8 @@ def check_idle(table: Table, now: dt.datetime) -> Alert | None:
 
 
 def check_rotation(table: Table, now: dt.datetime) -> list[Alert]:
-    limit = dt.timedelta(minutes=settings.ROTATION_MINUTES)
+    minutes = rotation_minutes(table_id=table.pk)
+    limit = dt.timedelta(minutes=minutes)
     raised = []
     for assignment in TableAssignment.objects.filter(
         table=table, ends_at__isnull=True, role__in=CROUPIER_ROLES, starts_at__lte=now - limit
@@ -80,7 +83,7 @@ def check_rotation(table: Table, now: dt.datetime) -> list[Alert]:
                     "assignment": assignment.pk,
                     "name": assignment.user.display_name,
                     "minutes": int((now - assignment.starts_at).total_seconds() // 60),
-                    "limit": settings.ROTATION_MINUTES,
+                    "limit": minutes,
                 },
                 Alert.Severity.WARNING,
             )

@@ -174,6 +174,13 @@ def replacement_panel() -> list[dict]:
     ]
 
 
+def rotation_minutes(*, table_id: int) -> int:
+    """How long a croupier works ``table_id`` before his break is due: the table's rotation
+    plan, or ``settings.ROTATION_MINUTES`` where the table has none."""
+    plan = RotationPlan.objects.filter(table_id=table_id).only("break_every_minutes").first()
+    return plan.break_every_minutes if plan else settings.ROTATION_MINUTES
+
+
 def staff_board(*, tables) -> list[dict]:
     """Who works where and since when, for ``tables`` (in their order): per table, each
     table role's current assignment (with its planned relief and when the break is due by

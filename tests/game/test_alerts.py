@@ -15,6 +15,7 @@ from game import bettors, watch
 from game.detection import judge
 from game.models import Round
 from game.models import Shoe as ShoeRow
+from staff import services as staff_services
 from staff.roles import Role, TableRole
 from tables.services import alert_acknowledge
 
@@ -74,6 +75,17 @@ def test_croupiers_over_the_rotation_period_raise_one_alert_each(crew, table, se
         [crew["dealer"].display_name, crew["observer"].display_name]
     )
     assert watch.check_rotation(table, now + dt.timedelta(minutes=90)) == []
+
+
+def test_the_tables_rotation_plan_sets_when_a_break_is_due(crew, table, settings):
+    settings.ROTATION_MINUTES = 60
+    staff_services.rotation_plan_set(
+        table=table, break_every_minutes=40, planned_by=crew["pitboss"]
+    )
+    now = timezone.now()
+    assert watch.check_rotation(table, now + dt.timedelta(minutes=39)) == []
+    raised = watch.check_rotation(table, now + dt.timedelta(minutes=41))
+    assert len(raised) == 2 and {a.params["limit"] for a in raised} == {40}
 
 
 def _closed_rounds(table, user, rounds):
