@@ -212,6 +212,22 @@ class Figures:
         }
 
 
+def _add_openers_and_closers(out: dict, start, end) -> None:
+    """Each table-day's opener (its first opening count) and closer (its last closing count)
+    from the chip counts between ``start`` and ``end``."""
+    for c in (
+        ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
+        .exclude(kind=ChipCount.Kind.SPOT)
+        .values("table_id", "kind", "total", "counted_at")
+        .order_by("counted_at", "pk")
+    ):
+        f = out[c["table_id"], gaming_day_of(c["counted_at"])]
+        if c["kind"] == ChipCount.Kind.OPENER and f.opener is None:
+            f.opener = c["total"]
+        elif c["kind"] == ChipCount.Kind.CLOSER:
+            f.closer = c["total"]
+
+
 def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.date], Figures]:
     """Figures per (table, gaming day) for the days ``first``..``last``; win = closer −
     opener + drop + credits − fills when the opener, the closer and the drop are known."""
@@ -264,17 +280,7 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         f.rounds, f.hands, f.hours = a["rounds"], a["hands"] or 0, a["hours"]
         f.total_bet, f.players_net = _q(a["bet"]), _q(a["net"])
         f.theoretical = _q(a["theoretical"])
-    for c in (
-        ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
-        .exclude(kind=ChipCount.Kind.SPOT)
-        .values("table_id", "kind", "total", "counted_at")
-        .order_by("counted_at", "pk")
-    ):
-        f = out[c["table_id"], gaming_day_of(c["counted_at"])]
-        if c["kind"] == ChipCount.Kind.OPENER and f.opener is None:
-            f.opener = c["total"]
-        elif c["kind"] == ChipCount.Kind.CLOSER:
-            f.closer = c["total"]
+    _add_openers_and_closers(out, start, end)
 
     for f in out.values():
         if f.opener is not None and f.closer is not None and f.drop is not None:

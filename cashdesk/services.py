@@ -229,32 +229,29 @@ def _signers(slip: Slip) -> set:
 def slip_issue(*, slip: Slip, actor) -> Slip:
     """The duty administrator's signature: the chips are issued (fill) or taken (credit)."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
-    with transaction.atomic():
-        row = _locked(slip)
-        if row.voided_at or row.issued_at:
-            raise ValidationError(_("This slip is already signed at this step."), code="signed")
-        if actor.pk in _signers(row):
-            raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
-        row.issued_by = actor
-        row.issued_at = timezone.now()
-        _save(row)
-        duty_changed()
-    return row
+    return _slip_sign(slip, actor, "issued")
 
 
 def slip_receive(*, slip: Slip, actor) -> Slip:
     """A croupier of the table signs that the chips arrived (fill) or left (credit)."""
     _require_table_role(actor, slip.table, TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
+    return _slip_sign(slip, actor, "received")
+
+
+def _slip_sign(slip: Slip, actor, step: str) -> Slip:
+    """A slip's ``issued`` or ``received`` signature (the caller checked the role): once per
+    step, in order (received after issued), never on a voided slip, never a second
+    signature of one person."""
     with transaction.atomic():
         row = _locked(slip)
-        if row.voided_at or row.received_at:
+        if row.voided_at or getattr(row, f"{step}_at"):
             raise ValidationError(_("This slip is already signed at this step."), code="signed")
-        if not row.issued_at:
+        if step == "received" and not row.issued_at:
             raise ValidationError(_("The slip is not issued yet."), code="not_issued")
         if actor.pk in _signers(row):
             raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
-        row.received_by = actor
-        row.received_at = timezone.now()
+        setattr(row, f"{step}_by", actor)
+        setattr(row, f"{step}_at", timezone.now())
         _save(row)
         duty_changed()
     return row

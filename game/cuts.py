@@ -1,10 +1,11 @@
-"""Where the cut card may go (document 000, docs/sources.md): ¼ to ⅓ of the pack behind it."""
+"""Where the cut card may go (docs/sources.md#cut-card-position): ¼ to ⅓ of the pack behind it."""
 
 import math
 
 
 def cut_limits(decks: int) -> tuple[int, int]:
-    """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack (documents 000, 002)."""
+    """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack
+    (docs/sources.md#cut-card-position)."""
     size = decks * 52
     return math.ceil(size / 4), size // 3
 

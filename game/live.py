@@ -35,7 +35,7 @@ from game.engine import (
 from game.engine.actions import action_from_dict, to_amount
 from game.shares import split_pro_rata
 
-MAX_SHARES_PER_BOX = 3  # documents 000 and 002: up to three players on one box
+MAX_SHARES_PER_BOX = 3  # docs/sources.md#box-shared-by-up-to-three
 SEAT_MAX_LENGTH = 24
 
 # Commands a screen may send, and the engine action each one becomes (None: not the engine's).
@@ -171,7 +171,7 @@ class TableRound:
         return frozenset(out)
 
     def lone_player(self, reserved=frozenset()) -> dict | None:
-        """Documents 000 and 002 (docs/sources.md): a player who wants the table to himself
+        """docs/sources.md#lone-player-bets-every-box: a player who wants the table to himself
         while boxes are free must bet on every box. When one player (one seat label) has
         every stake and free, unreserved boxes remain: ``{"seat", "boxes"}`` (the free
         boxes, comma-separated), else None."""

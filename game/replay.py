@@ -88,12 +88,23 @@ def _cards_text(events: list[dict]) -> str:
     }
 
 
+def _hand_step_text(action: str, events: list[dict]) -> str:
+    """A player's decision on one hand: the box and the hand are the event's."""
+    hand = _first(events, action)
+    where = {"box": hand.get("box", "?"), "hand": hand.get("hand", "?")}
+    if action == "stand":
+        return _("Box %(box)s, hand %(hand)s stands") % where
+    if action == "double":
+        return _("Box %(box)s, hand %(hand)s doubles") % where
+    return _("Box %(box)s, hand %(hand)s splits") % where
+
+
 def step_text(action: str, command: dict, events: list[dict]) -> str:
     """One step of a round's event log in words, in the active language: "Box 2: seat 2
     stakes 500.00", "A♦ to the dealer", "Box 3, hand 1 doubles" (not ``box=2 seat=2``)."""
     c = command
-    hand = _first(events, action) if action in ("stand", "double", "split") else {}
-    where = {"box": hand.get("box", "?"), "hand": hand.get("hand", "?")}
+    if action in ("stand", "double", "split"):
+        return _hand_step_text(action, events)
     if action == "open-round":
         return _("Round opened: place your bets")
     if action == "bet":
@@ -115,12 +126,6 @@ def step_text(action: str, command: dict, events: list[dict]) -> str:
     if action == "card":
         text = _cards_text(events)
         return text + " " + _("(simulated shoe)") if c.get("simulated") else text
-    if action == "stand":
-        return _("Box %(box)s, hand %(hand)s stands") % where
-    if action == "double":
-        return _("Box %(box)s, hand %(hand)s doubles") % where
-    if action == "split":
-        return _("Box %(box)s, hand %(hand)s splits") % where
     if action == "insure":
         return _("Box %(box)s insured for %(amount)s") % {
             "box": c.get("box"),

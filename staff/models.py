@@ -110,9 +110,10 @@ class TableAssignment(models.Model):
 class ReplacementRequest(models.Model):
     """The inspector asks for a croupier to be replaced; the duty administrator decides.
 
-    Document 000: the inspector decides a croupier must be replaced and reports it to the
-    duty administrator, who decides. An approved request hands the tablet over at the next
-    round boundary (``handed_over_at``). Never deleted: every request is history.
+    docs/sources.md#croupier-replacement: the inspector decides a croupier must be replaced
+    and reports it to the duty administrator, who decides. An approved request hands the
+    tablet over at the next round boundary (``handed_over_at``). Never deleted: every request
+    is history.
     """
 
     class Status(models.TextChoices):

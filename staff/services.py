@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from floor.alerts import alert_raise
 from floor.changes import access_changed, table_changed
+from floor.errors import Refused
 from floor.models import Alert, TableFeed
 from staff.models import ReplacementRequest, RotationPlan, TableAssignment, User
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
@@ -60,7 +61,7 @@ def user_grant_roles(*, user: User, roles: list[str]) -> None:
     """Add the person to the groups of ``roles`` (idempotent)."""
     for role in roles:
         if role not in Role.values:
-            raise ValidationError(_("Unknown role: %(role)s") % {"role": role})
+            raise Refused("unknown_role", _("Unknown role: %(role)s") % {"role": role})
         user.groups.add(role_group(role))
     user._roles_cache = None
 
@@ -69,13 +70,13 @@ def pin_set(*, user: User, pin: str) -> None:
     """Store a new table PIN (4 to 6 digits), hashed, and clear any lockout. Only croupiers
     sign in with a PIN."""
     if not may_use_pin(user):
-        raise ValidationError(
+        raise Refused(
+            "not_croupier",
             _("Only croupiers sign in with a PIN; %(person)s signs in with a password.")
             % {"person": user.display_name},
-            code="not_croupier",
         )
     if not PIN_RE.match(pin or ""):
-        raise ValidationError(_("A PIN is 4 to 6 digits."))
+        raise Refused("bad_pin", _("A PIN is 4 to 6 digits."))
     user.pin_hash = make_password(pin)
     user.pin_locked_at = None
     user.save(update_fields=["pin_hash", "pin_locked_at"])
@@ -190,7 +191,7 @@ def pin_unlock(*, user: User, unlocked_by: User) -> None:
     """Clear a PIN lockout (the duty administrator's action), and forget the wrong tries
     counted against the name, so the next wrong PIN does not lock it again at once."""
     if not unlocked_by.has_role(Role.DUTY_ADMINISTRATOR) and not unlocked_by.is_superuser:
-        raise ValidationError(_("Only the duty administrator unlocks a PIN."))
+        raise Refused("not_duty", _("Only the duty administrator unlocks a PIN."))
     name = user.username.lower()
     with transaction.atomic():
         user.pin_locked_at = None
@@ -203,7 +204,7 @@ def pin_unlock(*, user: User, unlocked_by: User) -> None:
 def sign_in_source_lift(*, attempt_id: int, lifted_by: User) -> None:
     """Lift the wait or stop of one source (address and name) before it ends by itself."""
     if not lifted_by.has_role(Role.DUTY_ADMINISTRATOR) and not lifted_by.is_superuser:
-        raise ValidationError(_("Only the duty administrator lifts a stopped sign-in."))
+        raise Refused("not_duty", _("Only the duty administrator lifts a stopped sign-in."))
     deleted, _rows = AccessAttempt.objects.filter(pk=attempt_id).delete()
     if deleted:
         log.info("sign-in source %s lifted by %s", attempt_id, lifted_by.username)
@@ -211,7 +212,7 @@ def sign_in_source_lift(*, attempt_id: int, lifted_by: User) -> None:
 
 def user_set_language(*, user: User, language: str) -> None:
     if language not in dict(settings.LANGUAGES):
-        raise ValidationError(_("Unknown language."))
+        raise Refused("bad_language", _("Unknown language."))
     user.preferred_language = language
     user.save(update_fields=["preferred_language"])
 
@@ -226,11 +227,12 @@ def assignment_start(
     inspector may oversee several.
     """
     if role not in TableRole.values:
-        raise ValidationError(_("Unknown table role: %(role)s") % {"role": role})
+        raise Refused("unknown_role", _("Unknown table role: %(role)s") % {"role": role})
     if not user.has_role(role):
-        raise ValidationError(
+        raise Refused(
+            "role_missing",
             _("%(person)s does not hold the role %(role)s.")
-            % {"person": user.display_name, "role": TableRole(role).label}
+            % {"person": user.display_name, "role": TableRole(role).label},
         )
     now = timezone.now()
     with transaction.atomic():
@@ -243,9 +245,10 @@ def assignment_start(
             if current.user_id == user.pk:
                 return current
             if not replace:
-                raise ValidationError(
+                raise Refused(
+                    "role_taken",
                     _("%(person)s already holds this role at this table.")
-                    % {"person": current.user.display_name}
+                    % {"person": current.user.display_name},
                 )
             current.ends_at = now
             current.save(update_fields=["ends_at"])
@@ -257,9 +260,10 @@ def assignment_start(
                 role__in=[TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER],
             )
             if elsewhere.exists():
-                raise ValidationError(
+                raise Refused(
+                    "busy",
                     _("%(person)s is already working at another table or role.")
-                    % {"person": user.display_name}
+                    % {"person": user.display_name},
                 )
         assignment = TableAssignment(
             table=table, user=user, role=role, starts_at=now, assigned_by=assigned_by
@@ -296,31 +300,30 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
     """
     reason = (reason or "").strip()
     if role not in CROUPIER_ROLES:
-        raise ValidationError(_("Only a croupier can be replaced this way."), code="bad_role")
+        raise Refused("bad_role", _("Only a croupier can be replaced this way."))
     if (
         not requested_by.has_role(Role.INSPECTOR)
         or not TableAssignment.objects.filter(
             table=table, user=requested_by, role=TableRole.INSPECTOR, ends_at__isnull=True
         ).exists()
     ):
-        raise ValidationError(
-            _("Only the inspector of this table can request a replacement."), code="not_inspector"
+        raise Refused(
+            "not_inspector", _("Only the inspector of this table can request a replacement.")
         )
     if not reason:
-        raise ValidationError(_("Give the reason for the replacement."), code="reason_required")
+        raise Refused("reason_required", _("Give the reason for the replacement."))
     with transaction.atomic():
         current = table_staff(table=table).get(role)
         if current is None:
-            raise ValidationError(_("Nobody holds this role at this table."), code="nobody")
+            raise Refused("nobody", _("Nobody holds this role at this table."))
         open_request = ReplacementRequest.objects.select_for_update().filter(
             table=table,
             role=role,
             status__in=[ReplacementRequest.Status.REQUESTED, ReplacementRequest.Status.APPROVED],
         )
         if open_request.exists():
-            raise ValidationError(
-                _("A replacement for this role at this table is already open."),
-                code="already_open",
+            raise Refused(
+                "already_open", _("A replacement for this role at this table is already open.")
             )
         request = ReplacementRequest(
             table=table,
@@ -337,24 +340,22 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
 
 def _decided(request_id: int, decided_by: User):
     if not decided_by.has_role(Role.DUTY_ADMINISTRATOR):
-        raise ValidationError(
-            _("Only the duty administrator decides a replacement."), code="not_duty"
-        )
+        raise Refused("not_duty", _("Only the duty administrator decides a replacement."))
     # No select_related: PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
     request = ReplacementRequest.objects.select_for_update().get(pk=request_id)
     if request.status != ReplacementRequest.Status.REQUESTED:
-        raise ValidationError(
+        raise Refused(
+            "already_decided",
             _("This request was already decided (%(status)s by %(person)s): nothing changed.")
             % {
                 "status": request.get_status_display(),
                 "person": request.decided_by.display_name if request.decided_by else "—",
             },
-            code="already_decided",
         )
     if request.requested_by_id == decided_by.pk:
-        raise ValidationError(
+        raise Refused(
+            "own_request",
             _("Who asks never decides: another duty administrator decides your own request."),
-            code="own_request",
         )
     return request
 
@@ -369,22 +370,22 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
     with transaction.atomic():
         request = _decided(request_id, decided_by)
         if replacement is None or not replacement.is_active:
-            raise ValidationError(_("Name the croupier who takes over."), code="no_replacement")
+            raise Refused("no_replacement", _("Name the croupier who takes over."))
         if not replacement.has_role(request.role):
-            raise ValidationError(
+            raise Refused(
+                "role_missing",
                 _("%(person)s does not hold the role %(role)s.")
                 % {"person": replacement.display_name, "role": request.get_role_display()},
-                code="role_missing",
             )
         if replacement.pk == request.current_person_id:
-            raise ValidationError(_("The replacement must be another person."), code="same_person")
+            raise Refused("same_person", _("The replacement must be another person."))
         if TableAssignment.objects.filter(
             user=replacement, ends_at__isnull=True, role__in=CROUPIER_ROLES
         ).exists():
-            raise ValidationError(
+            raise Refused(
+                "busy",
                 _("%(person)s is already working at another table or role.")
                 % {"person": replacement.display_name},
-                code="busy",
             )
         request.status = ReplacementRequest.Status.APPROVED
         request.decided_by = decided_by
@@ -403,7 +404,7 @@ def replacement_reject(*, request_id: int, decided_by: User, note: str):
     """The duty administrator rejects a request, saying why. Deciding twice is refused."""
     note = (note or "").strip()
     if not note:
-        raise ValidationError(_("Say why the request is rejected."), code="note_required")
+        raise Refused("note_required", _("Say why the request is rejected."))
     with transaction.atomic():
         request = _decided(request_id, decided_by)
         request.status = ReplacementRequest.Status.REJECTED
@@ -462,9 +463,9 @@ STAFFING_ROLES = (Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
 
 def _may_staff(person: User) -> None:
     if not any(person.has_role(role) for role in STAFFING_ROLES):
-        raise ValidationError(
+        raise Refused(
+            "not_staffing",
             _("Only the pit boss or the duty administrator assigns staff to tables."),
-            code="not_staffing",
         )
 
 
@@ -475,10 +476,10 @@ def _round_boundary(table_id: int, role: str) -> None:
         return
     feed = TableFeed.objects.filter(pk=table_id).first()
     if feed is not None and feed.round_open:
-        raise ValidationError(
+        raise Refused(
+            "round_open",
             _("Round %(round)s is in play at this table: the croupier changes when it is closed.")
             % {"round": feed.round_number},
-            code="round_open",
         )
 
 
@@ -500,7 +501,7 @@ def staff_release(*, assignment: TableAssignment, released_by: User) -> None:
     shift) through :func:`assignment_end`; croupiers only between rounds."""
     _may_staff(released_by)
     if assignment.ends_at is not None:
-        raise ValidationError(_("This assignment has already ended."), code="ended")
+        raise Refused("ended", _("This assignment has already ended."))
     _round_boundary(assignment.table_id, assignment.role)
     assignment_end(assignment=assignment)
 
@@ -508,7 +509,7 @@ def staff_release(*, assignment: TableAssignment, released_by: User) -> None:
 def staff_relieve(*, assignment: TableAssignment, relieved_by: User) -> TableAssignment:
     """The planned relief takes over now (the person goes on their break)."""
     if assignment.relief_id is None:
-        raise ValidationError(_("Plan who relieves this person first."), code="no_relief")
+        raise Refused("no_relief", _("Plan who relieves this person first."))
     return staff_assign(
         table=assignment.table,
         role=assignment.role,
@@ -521,15 +522,15 @@ def relief_plan(*, assignment: TableAssignment, relief: User | None, planned_by:
     """Name who relieves ``assignment`` at its next break (None: nobody planned yet)."""
     _may_staff(planned_by)
     if assignment.ends_at is not None:
-        raise ValidationError(_("This assignment has already ended."), code="ended")
+        raise Refused("ended", _("This assignment has already ended."))
     if relief is not None:
         if relief.pk == assignment.user_id:
-            raise ValidationError(_("The relief must be another person."), code="same_person")
+            raise Refused("same_person", _("The relief must be another person."))
         if not relief.has_role(assignment.role):
-            raise ValidationError(
+            raise Refused(
+                "wrong_role",
                 _("%(person)s does not hold the role %(role)s.")
                 % {"person": relief.display_name, "role": TableRole(assignment.role).label},
-                code="wrong_role",
             )
     with transaction.atomic():
         assignment.relief = relief

@@ -1,4 +1,5 @@
-"""The steps of the opening and closing checklists (documents 000 and 002, DOMAIN.md).
+"""The steps of the opening and closing checklists (docs/sources.md#opening-procedure,
+docs/sources.md#closing-procedure).
 
 Each step has a stable code, a label for the screen and the kind of input it records.
 """

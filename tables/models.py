@@ -117,7 +117,8 @@ class Table(models.Model):
 
     @property
     def reservation_time(self) -> timedelta:
-        """How long a reservation token holds a box (document 000: at most 20 minutes)."""
+        """How long a reservation token holds a box (docs/sources.md#box-reservation: at most
+        20 minutes, though the code does not cap it)."""
         if self.reservation_seconds:
             return timedelta(seconds=self.reservation_seconds)
         return timedelta(minutes=self.reservation_minutes)

@@ -1,4 +1,8 @@
-"""Shared fixtures: people in every role, a staffed table, real-service switches."""
+"""Shared fixtures: people in every role, a staffed table, their tablets, English, real-service
+switches.
+
+Where things are: model factories (closed rounds, shoes) in tests/factories.py; the tablet's
+test double ``Desk`` in tests/desk.py; fixtures of one package in its own conftest.py."""
 
 import os
 from decimal import Decimal
@@ -122,6 +126,48 @@ def crew(make_user, table):
     )
     staff_services.assignment_start(table=table, user=people["inspector"], role=TableRole.INSPECTOR)
     return people
+
+
+@pytest.fixture
+def dealer_desk(crew, table):
+    """The dealing croupier's tablet at ``table`` (tests/desk.py)."""
+    from tests.desk import Desk
+
+    return Desk(table, crew["dealer"])
+
+
+@pytest.fixture
+def observer_desk(crew, table):
+    from tests.desk import Desk
+
+    return Desk(table, crew["observer"])
+
+
+@pytest.fixture
+def inspector_desk(crew, table):
+    from tests.desk import Desk
+
+    return Desk(table, crew["inspector"])
+
+
+@pytest.fixture
+def english():
+    """Messages built in this test are in English, whatever the default language (Russian) is.
+    A module asserting English throughout: ``pytestmark = pytest.mark.usefixtures("english")``."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def english_crew(crew):
+    """The crew, every one of them reading the screens in English (``preferred_language``);
+    what a signed-in page or socket sends them is asserted in English."""
+    for person in crew.values():
+        person.preferred_language = "en"
+        person.save(update_fields=["preferred_language"])
+    return crew
 
 
 def session_cookie_for(user) -> str:

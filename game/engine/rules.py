@@ -34,18 +34,20 @@ DOUBLE_TOTALS = {"any": None, "9-11": frozenset((9, 10, 11)), "10-11": frozenset
 class Rules:
     """A table's rule set. Build it with ``Rules.preset`` or ``Rules.from_json``.
 
-    Keys (all in the JSON form; docs/engine.md has the table with each key's source document):
+    Keys (all in the JSON form; docs/engine.md has the table with each key's source document,
+    docs/sources.md each rule behind them):
       decks (1-8); dealer_cards: ``one`` (one card until the players finish), ``hole`` (second
       card face down, peek on an ace or ten), ``open`` (both face up); dealer_hits_soft_17;
       blackjack_pays ``3:2``/``6:5``/``1:1``; ties ``push``/``dealer``; insurance; even_money;
       double_on ``any``/``9-11``/``10-11``; double_after_split; max_hands (1-4); resplit_aces;
       hit_split_aces; three_sevens (3:1, suited 5:1); dealer_blackjack_takes ``all``/``original``
       (one-card game only: what a dealer Blackjack takes from doubled and split hands);
-      blackjack_beats_dealer_blackjack (document 004: a player Blackjack is paid even against a
-      dealer Blackjack); split_blackjack ``twenty-one``/``instant-win`` (an ace and a ten on a
-      split hand: an ordinary 21, or won at once 1:1 as document 003 says); split_deal
-      ``in-turn``/``both-hands`` (a split hand's second card when its turn comes, or both split
-      hands' second cards at once, 003).
+      blackjack_beats_dealer_blackjack (a player Blackjack is paid even against a dealer
+      Blackjack: docs/sources.md#open-dealer-blackjack); split_blackjack
+      ``twenty-one``/``instant-win`` (an ace and a ten on a split hand: an ordinary 21, or won
+      at once 1:1: docs/sources.md#split-twenty-one); split_deal ``in-turn``/``both-hands`` (a
+      split hand's second card when its turn comes, or both split hands' second cards at once:
+      docs/sources.md#split).
 
     A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
     splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.
@@ -115,7 +117,8 @@ class Rules:
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """One of ``PRESETS``: ``standard`` (002 with 000), ``hole-card`` (003), ``open-cards``."""
+        """One of ``PRESETS``: ``standard``, ``hole-card``, ``open-cards``
+        (docs/sources.md#presets)."""
         try:
             return PRESETS[name]
         except (KeyError, TypeError):
@@ -185,19 +188,21 @@ class Rules:
 
 KEYS = tuple(f.name for f in fields(Rules) if f.init)
 
+# One per source document: docs/sources.md#presets.
 PRESETS: dict[str, Rules] = {
-    # Document 002 with 000: one dealer card, S17, 3:2, insurance and even money, double any
+    # The standard game: one dealer card, S17, 3:2, insurance and even money, double any
     # two cards and after splits, up to 4 hands, resplit aces, three sevens 3:1 / suited 5:1.
     "standard": Rules(),
-    # Document 003: hole card with a peek on an ace or ten; no three-sevens bonus; a Blackjack on
-    # a split pair is an instant win paid 1:1; both split hands get their second card at once.
+    # The hole-card game: hole card with a peek on an ace or ten; no three-sevens bonus; a
+    # Blackjack on a split pair is an instant win paid 1:1; both split hands get their second
+    # card at once.
     "hole-card": Rules(
         dealer_cards="hole",
         three_sevens=False,
         split_blackjack="instant-win",
         split_deal="both-hands",
     ),
-    # Document 004: both dealer cards open, H17, Blackjack 1:1 even against a dealer Blackjack,
+    # Open dealer cards: both open, H17, Blackjack 1:1 even against a dealer Blackjack,
     # the dealer wins ties, no insurance, double on two cards.
     "open-cards": Rules(
         dealer_cards="open",

@@ -44,8 +44,8 @@ def pay_even_money(box: Box, events: list) -> None:
 
 
 def pay_three_sevens(box: Box, hand: Hand, hand_number: int, events: list) -> None:
-    """7-7-7 (document 002): 3:1 of the hand's bet, 5:1 when all three are of one suit; the
-    hand is settled at once. Cards entered without suits can only make the 3:1."""
+    """7-7-7 (docs/sources.md#three-sevens): 3:1 of the hand's bet, 5:1 when all three are of
+    one suit; the hand is settled at once. Cards entered without suits can only make the 3:1."""
     cards = hand.cards
     suited = cards[0].suit is not None and cards[0].suit == cards[1].suit == cards[2].suit
     net = hand.bet * (FIVE if suited else THREE)
@@ -71,8 +71,8 @@ def pay_three_sevens(box: Box, hand: Hand, hand_number: int, events: list) -> No
 
 
 def pay_split_blackjack(box: Box, hand: Hand, hand_number: int, events: list) -> None:
-    """``split_blackjack: instant-win`` (document 003): an ace and a ten on a split hand is won
-    at once, 1:1 of the hand's bet, and waits for nothing."""
+    """``split_blackjack: instant-win`` (docs/sources.md#split-twenty-one): an ace and a ten on
+    a split hand is won at once, 1:1 of the hand's bet, and waits for nothing."""
     hand.settle("win", hand.bet)
     events.append(
         {

@@ -18,7 +18,7 @@ from .rules import Rules
 from .strategy import decide, strategy_for, take_even_money, theoretical_edge
 
 BET = Decimal(10)  # every payout of every rule set is a whole number of units on 10
-PENETRATION = 0.70  # the cut card leaves about 1/4 to 1/3 of the shoe (000, 002)
+PENETRATION = 0.70  # docs/sources.md#cut-card-position: 1/4 to 1/3 behind it
 _DEAL = [deal(c) for c in ALL_SUITED]  # by Card.index (a virtual shoe deals suited cards)
 _BOXES = (1,)
 

@@ -178,7 +178,8 @@ class _Calc:
         rules = self.rules
         hard, ace = v + c, v == 1 or c == 1
         if ace and hard == 11 and rules.split_blackjack == "instant-win":
-            return 1.0  # won at once (003), before the dealer's hand is known
+            # won at once, before the dealer's hand is known (docs/sources.md#split-twenty-one)
+            return 1.0
         if v == 1 and not rules.hit_split_aces:
             total, _ = _total(hard, ace)
             return self.stand(total, self.bj_split)

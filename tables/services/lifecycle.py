@@ -1,5 +1,6 @@
 """A table's lifecycle: closed → opening → open → closing → closed, through the opening and
-closing checklists (documents 000 and 002: docs/sources.md), each signed by two people."""
+closing checklists (docs/sources.md#opening-procedure, docs/sources.md#closing-procedure), each
+signed by two people."""
 
 from __future__ import annotations
 
@@ -189,8 +190,8 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
 
 
 def player_edge(table: Table) -> bool:
-    """Whether the table's rule set gives the players the edge (a negative house edge, as
-    document 004's open-cards game read literally: about +0.37 % for the player)."""
+    """Whether the table's rule set gives the players the edge (a negative house edge, as the
+    open-cards game read literally: about +0.37 % for the player, docs/sources.md#presets)."""
     return table.house_edge is not None and table.house_edge < 0
 
 

@@ -1,5 +1,5 @@
-"""Reservation tokens on boxes (document 000: a token holds a box for a player who stepped
-away, no more than twenty minutes) and their expiry."""
+"""Reservation tokens on boxes (docs/sources.md#box-reservation: a token holds a box for a
+player who stepped away, no more than twenty minutes) and their expiry."""
 
 from __future__ import annotations
 

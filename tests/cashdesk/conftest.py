@@ -38,36 +38,20 @@ def count_chips(crew):
 
 @pytest.fixture
 def closed_round(crew):
-    """A closed game.Round with the given recorded result (one box per bet), and its result
-    for the reports as the closing command records it (``round_result_record``)."""
+    """A closed game.Round with the given recorded result (one box per bet, from box 1;
+    tests/factories.py), and its result for the reports as the closing command records it
+    (``round_result_record``)."""
     from cashdesk.services import round_result_record
     from game.configuration import house_edge
-    from game.models import Round, Shoe
-
-    counter = {"n": 0}
+    from tests.factories import ClosedRoundFactory
 
     def make(table, *, bets, players_net, at=None):
-        counter["n"] += 1
-        shoe = Shoe.objects.filter(table=table).first() or Shoe.objects.create(
+        row = ClosedRoundFactory(
             table=table,
-            number=1,
-            decks=6,
-            reason=Shoe.Reason.NEW_SHOE,
-            shuffled_by=crew["dealer"],
-            cards_behind_cut=80,
-        )
-        seats = [{"box": i + 1, "bet": str(b)} for i, b in enumerate(bets)]
-        row = Round.objects.create(
-            table=table,
-            shoe=shoe,
-            number=counter["n"],
-            status=Round.Status.CLOSED,
-            snapshot={"engine": {"seats": seats}},
-            version=counter["n"],
             opened_by=crew["dealer"],
-            closed_at=at or timezone.now(),
+            bets={box: Decimal(bet) for box, bet in enumerate(bets, start=1)},
             players_net=Decimal(players_net),
-            total_bet=sum((Decimal(b) for b in bets), Decimal(0)),
+            **({"closed_at": at} if at else {}),
         )
         round_result_record(
             round_id=row.pk,

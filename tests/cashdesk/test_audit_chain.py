@@ -10,7 +10,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
-from django.utils import translation
 
 from cashdesk import services
 from cashdesk.models import AuditChain, CashIn, GamingDayClose, Slip, Tip
@@ -18,14 +17,7 @@ from game.models import RoundEvent
 from tests.cashdesk.conftest import today, yesterday
 from tests.game.conftest import Desk
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english():
-    """The reports are asserted in English, whatever the default language is."""
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]  # tests/conftest.py
 
 
 def verify(*args) -> tuple[int, str]:

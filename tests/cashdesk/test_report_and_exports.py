@@ -42,14 +42,6 @@ PLAY_COLUMNS = [
 
 
 @pytest.fixture
-def english(crew):
-    for person in ("duty", "pitboss"):
-        crew[person].preferred_language = "en"
-        crew[person].save(update_fields=["preferred_language"])
-    return crew
-
-
-@pytest.fixture
 def pit_cash_day(cash_table, crew, count_chips, closed_round):
     """The issue's day: 100 000 changed through the pit desk (never in the drop box),
     13 000 into the cash box, the players won 14 200. Opener 200 000, closer 72 800, drop
@@ -88,9 +80,9 @@ def _headers(page: str, testid: str) -> list[str]:
 
 
 def test_the_screen_shows_the_pit_cash_and_says_why_win_and_result_differ(
-    client, english, pit_cash_day
+    client, english_crew, pit_cash_day
 ):
-    client.force_login(english["duty"])
+    client.force_login(english_crew["duty"])
     page = client.get(reverse("cashdesk:report"), {"day": today().isoformat()}).content.decode()
     line = _cells(page, "report-table", str(pit_cash_day))
     assert line["win"] == "−114,200.00"
@@ -105,9 +97,9 @@ def test_the_screen_shows_the_pit_cash_and_says_why_win_and_result_differ(
 
 
 def test_the_same_columns_in_the_same_order_on_screen_in_print_csv_and_xlsx(
-    client, english, worked_day
+    client, english_crew, worked_day
 ):
-    client.force_login(english["duty"])
+    client.force_login(english_crew["duty"])
     day = {"day": today().isoformat()}
     page = client.get(reverse("cashdesk:report"), day).content.decode()
     printed = client.get(reverse("cashdesk:report_print"), day).content.decode()
@@ -138,8 +130,8 @@ def _sheet(response):
     return load_workbook(io.BytesIO(response.content)).active
 
 
-def test_xlsx_is_the_default_download_with_number_cells(client, english, pit_cash_day):
-    client.force_login(english["pitboss"])
+def test_xlsx_is_the_default_download_with_number_cells(client, english_crew, pit_cash_day):
+    client.force_login(english_crew["pitboss"])
     sheet = _sheet(client.get(reverse("cashdesk:export"), {"day": today().isoformat()}))
     rows = list(sheet.iter_rows(values_only=True))
     header, line, total = rows[0], rows[1], rows[2]
@@ -168,8 +160,8 @@ def test_csv_in_russian_is_semicolon_separated_with_a_decimal_comma(client, crew
     assert figures["Розыгрыши"] == "1"
 
 
-def test_csv_in_english_is_comma_separated_with_a_decimal_point(client, english, worked_day):
-    client.force_login(english["duty"])
+def test_csv_in_english_is_comma_separated_with_a_decimal_point(client, english_crew, worked_day):
+    client.force_login(english_crew["duty"])
     rows = _csv(
         client.get(reverse("cashdesk:export"), {"day": today().isoformat(), "format": "csv"})
     )
@@ -196,8 +188,8 @@ def hostile_names(cash_table, crew, pit_cash_day):
     return cash_table
 
 
-def test_no_text_in_the_report_exports_can_become_a_formula(client, english, hostile_names):
-    client.force_login(english["duty"])
+def test_no_text_in_the_report_exports_can_become_a_formula(client, english_crew, hostile_names):
+    client.force_login(english_crew["duty"])
     day = {"day": today().isoformat()}
     sheet = _sheet(client.get(reverse("cashdesk:export"), day))
     label = sheet.cell(row=2, column=1)
@@ -210,8 +202,8 @@ def test_no_text_in_the_report_exports_can_become_a_formula(client, english, hos
     assert rows[1][6] == "-114200.00"  # a number, not neutralised text
 
 
-def test_no_text_in_the_records_exports_can_become_a_formula(client, english, hostile_names):
-    client.force_login(english["duty"])
+def test_no_text_in_the_records_exports_can_become_a_formula(client, english_crew, hostile_names):
+    client.force_login(english_crew["duty"])
     query = {"day": today().isoformat(), "table": hostile_names.pk}
     response = client.get(reverse("cashdesk:records_export"), query)
     book = load_workbook(io.BytesIO(response.content))
@@ -241,8 +233,8 @@ def test_a_tab_or_carriage_return_at_the_start_is_neutralised_too():
     assert safe_text("BJ-1") == "BJ-1" and safe_text("") == ""
 
 
-def test_the_report_page_shows_figures_charts_and_drill_down(client, english, worked_day):
-    client.force_login(english["duty"])
+def test_the_report_page_shows_figures_charts_and_drill_down(client, english_crew, worked_day):
+    client.force_login(english_crew["duty"])
     page = client.get(reverse("cashdesk:report"), {"day": today().isoformat()}).content.decode()
     line = _cells(page, "report-table", str(worked_day))
     assert (line["win"], line["hold"]) == ("17,000.00", "56.67")

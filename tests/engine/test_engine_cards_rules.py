@@ -207,6 +207,7 @@ def test_a_smaller_max_hands_is_accepted_and_makes_resplitting_aces_moot():
 
 
 def test_split_keys_default_per_document_and_take_overrides():
+    """Each preset's split keys as docs/sources.md#presets gives them."""
     std, hole, open_ = (Rules.preset(n) for n in ("standard", "hole-card", "open-cards"))
     assert (std.split_blackjack, std.split_deal) == ("twenty-one", "in-turn")  # 002
     assert (hole.split_blackjack, hole.split_deal) == ("instant-win", "both-hands")  # 003

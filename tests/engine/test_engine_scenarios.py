@@ -1,4 +1,5 @@
-"""Table-driven scenarios: every rule of DOMAIN.md and every preset, played as the CLI plays them.
+"""Table-driven scenarios: every rule of docs/sources.md and every preset, played as the CLI
+plays them.
 
 Each case is a scenario (rules, bets, script) and the parts of the result that must hold.
 Card order at the table: box by box, the dealer, box by box again (and the dealer's second card

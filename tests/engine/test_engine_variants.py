@@ -1,7 +1,8 @@
 """Rules the documents disagree on, each played in both directions (the document's default and
-the override): a Blackjack on a split hand (002/004 v 003), when split hands get their second
-card (002/004 v 003), and what a dealer Blackjack takes in the one-card game (`all` v
-`original`, with the worked examples of docs/engine.md).
+the override): a Blackjack on a split hand (docs/sources.md#split-twenty-one), when split hands
+get their second card (docs/sources.md#split), and what a dealer Blackjack takes in the
+one-card game (`all` v `original`, docs/sources.md#dealer-blackjack-one-card-game, with the
+worked examples of docs/engine.md).
 
 Card order: box by box, the dealer, box by box again (hole-card: the dealer's hole card last);
 then the cards of the players' turn; then the dealer's."""

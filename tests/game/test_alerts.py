@@ -18,6 +18,7 @@ from game.models import Shoe as ShoeRow
 from staff import services as staff_services
 from staff.roles import Role, TableRole
 from tables.services import alert_acknowledge
+from tests.factories import ClosedRoundFactory, ShoeFactory
 
 
 @pytest.fixture(autouse=True)
@@ -90,31 +91,15 @@ def test_the_tables_rotation_plan_sets_when_a_break_is_due(crew, table, settings
 
 def _closed_rounds(table, user, rounds):
     """Closed rounds this shift: (true-count cards out, {box: bet}, players' net)."""
-    shoe = ShoeRow.objects.create(
-        table=table,
-        number=1,
-        decks=6,
-        state={},
-        reason="new_shoe",
-        shuffled_by=user,
-        cards_behind_cut=80,
-    )
     now = timezone.now()
-    for number, (out_ranks, bets, net) in enumerate(rounds, start=1):
-        Round.objects.create(
+    for out_ranks, bets, net in rounds:
+        ClosedRoundFactory(
             table=table,
-            shoe=shoe,
-            number=number,
-            status=Round.Status.CLOSED,
-            snapshot={
-                "opening": {"shoe": {"decks": 6, "out_ranks": out_ranks}},
-                "engine": {"bets": {str(b): str(v) for b, v in bets.items()}},
-            },
-            version=number,
             opened_by=user,
+            bets=bets,
+            out_ranks=out_ranks,
             closed_at=now,
             players_net=Decimal(net),
-            total_bet=sum((Decimal(v) for v in bets.values()), Decimal(0)),
         )
 
 
@@ -142,42 +127,21 @@ def _record_shift(table, user, rounds, *, players, first_number=1):
     ``players``: box -> (seat label, player card)."""
     now = timezone.now()
     shoe_row, out_ranks, number = None, {}, first_number
-    shoes = ShoeRow.objects.filter(table=table).count()
     for r in rounds:
         if shoe_row is None or r["shuffle_before"]:
-            shoes += 1
-            shoe_row = ShoeRow.objects.create(
-                table=table,
-                number=shoes,
-                decks=6,
-                state={},
-                reason="new_shoe",
-                shuffled_by=user,
-                cards_behind_cut=90,
-            )
+            shoe_row = ShoeFactory(table=table, shuffled_by=user, cards_behind_cut=90)
             out_ranks = {}
         bets = {1: Decimal(r["bet"]), 2: Decimal(10), 3: Decimal(10)}
         bets = {box: bet for box, bet in bets.items() if bet > 0}
-        Round.objects.create(
+        ClosedRoundFactory(
             table=table,
             shoe=shoe_row,
             number=number,
-            status=Round.Status.CLOSED,
-            snapshot={
-                "opening": {"shoe": {"decks": 6, "out_ranks": dict(out_ranks)}},
-                "engine": {"bets": {str(b): str(v) for b, v in bets.items()}},
-                "shares": {
-                    str(box): [
-                        {"seat": players[box][0], "stake": str(bet), "player_card": players[box][1]}
-                    ]
-                    for box, bet in bets.items()
-                },
-            },
-            version=number,
             opened_by=user,
+            bets=bets,
+            out_ranks=dict(out_ranks),
+            shares={box: [(players[box][0], bet, players[box][1])] for box, bet in bets.items()},
             closed_at=now,
-            players_net=Decimal(0),
-            total_bet=sum(bets.values(), Decimal(0)),
         )
         number += 1
         for card in r["cards"]:

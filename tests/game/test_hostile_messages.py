@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from tests.game.test_table_socket import connect, english_crew, next_live  # noqa: F401
+from tests.game.test_table_socket import connect, next_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ HOSTILE = [
 
 @pytest.mark.parametrize("message,code", HOSTILE)
 async def test_a_hostile_message_is_refused_and_the_socket_stays_open(
-    english_crew,  # noqa: F811
+    english_crew,
     table,
     message,
     code,
@@ -63,7 +63,7 @@ async def test_a_hostile_message_is_refused_and_the_socket_stays_open(
         await dealer.disconnect()
 
 
-async def test_binary_frames_are_refused(english_crew, table):  # noqa: F811
+async def test_binary_frames_are_refused(english_crew, table):
     dealer = await connect(f"/ws/tables/{table.pk}/", english_crew["dealer"])
     try:
         await next_live(dealer)

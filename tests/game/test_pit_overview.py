@@ -22,10 +22,8 @@ def test_the_pit_boss_sees_every_table_with_its_dealer_and_alerts(client, crew, 
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("who", ["pitboss", "duty"])
-async def test_the_overview_follows_every_table_live(crew, table, make_table, who):
-    for person in crew.values():
-        person.preferred_language = "en"
-        await database_sync_to_async(person.save)()
+async def test_the_overview_follows_every_table_live(english_crew, table, make_table, who):
+    crew = english_crew
     other = await database_sync_to_async(make_table)(2)
     pit = await connect("/ws/pit/", crew[who])
     dealer = await connect(f"/ws/tables/{table.pk}/", crew["dealer"])

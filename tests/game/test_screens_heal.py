@@ -13,7 +13,7 @@ from django.conf import settings
 from cashdesk import services as cash
 from floor import changes
 from tests.game.conftest import Desk
-from tests.game.test_table_socket import connect, english_crew, next_live  # noqa: F401
+from tests.game.test_table_socket import connect, next_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SEQ = re.compile(r'data-seq="(\d+)"')
@@ -87,7 +87,7 @@ def sync_message(kind, table, shown) -> dict:
 @pytest.mark.parametrize("kind", sorted(SCREENS))
 @pytest.mark.parametrize("fault", ["lossy", "killed"])
 async def test_a_screen_that_missed_a_change_heals_at_its_next_sync(
-    english_crew,  # noqa: F811
+    english_crew,
     table,
     kind,
     fault,
@@ -109,7 +109,7 @@ async def test_a_screen_that_missed_a_change_heals_at_its_next_sync(
         await screen.disconnect()
 
 
-async def test_a_current_screen_asking_gets_nothing(english_crew, table):  # noqa: F811
+async def test_a_current_screen_asking_gets_nothing(english_crew, table):
     screen = await connect(f"/ws/tables/{table.pk}/", english_crew["observer"])
     try:
         shown = await next_live(screen)
@@ -131,7 +131,7 @@ def short_group_expiry(settings):
 @pytest.mark.parametrize("kind", sorted(SCREENS))
 async def test_a_screen_keeps_receiving_after_its_group_membership_expired(
     short_group_expiry,
-    english_crew,  # noqa: F811
+    english_crew,
     table,
     kind,
 ):
@@ -151,7 +151,7 @@ async def test_a_screen_keeps_receiving_after_its_group_membership_expired(
         await screen.disconnect()
 
 
-async def test_a_cash_in_reaches_the_tile_and_the_duty_screen_once_each(english_crew, table):  # noqa: F811
+async def test_a_cash_in_reaches_the_tile_and_the_duty_screen_once_each(english_crew, table):
     table.chip_denominations = ["100"]
     await database_sync_to_async(table.save)()
     tile = await connect("/ws/inspector/", english_crew["inspector"])

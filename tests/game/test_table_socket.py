@@ -41,14 +41,6 @@ def command(action, version, **fields):
     )
 
 
-@pytest.fixture
-def english_crew(crew):
-    for user in crew.values():
-        user.preferred_language = "en"
-        user.save()
-    return crew
-
-
 async def test_two_screens_of_a_table_see_the_same_versions(english_crew, table):
     path = f"/ws/tables/{table.pk}/"
     dealer = await connect(path, english_crew["dealer"])

@@ -3,7 +3,6 @@ table at a time, an inspector over several."""
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import translation
 
 from staff import selectors
 from staff import services as staff_services
@@ -14,11 +13,7 @@ from tables import selectors as tables_selectors
 ONE_PER_TABLE = [TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR]
 
 
-@pytest.fixture(autouse=True)
-def english():
-    """The messages are asserted in English, whatever the default language is."""
-    with translation.override("en"):
-        yield
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py
 
 
 @pytest.mark.parametrize("role", ONE_PER_TABLE)

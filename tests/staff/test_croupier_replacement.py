@@ -27,16 +27,6 @@ def refused(code: str):
 
 
 @pytest.fixture
-def dealer_desk(crew, table):
-    return Desk(table, crew["dealer"])
-
-
-@pytest.fixture
-def inspector_desk(crew, table):
-    return Desk(table, crew["inspector"])
-
-
-@pytest.fixture
 def spare(make_user):
     """A dealing croupier working no table: the replacement."""
     return make_user("spare", [Role.DEALING_CROUPIER])

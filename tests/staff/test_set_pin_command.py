@@ -4,7 +4,7 @@ import io
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from staff import services as staff_services
 from staff.roles import Role
@@ -12,11 +12,7 @@ from staff.roles import Role
 CROUPIER = [Role.DEALING_CROUPIER]
 
 
-@pytest.fixture(autouse=True)
-def english():
-    """The messages are asserted in English, whatever the default language is."""
-    with translation.override("en"):
-        yield
+pytestmark = pytest.mark.usefixtures("english")  # tests/conftest.py
 
 
 def _set_pin(monkeypatch, username, *, stdin=None, prompts=None, **options):

@@ -51,6 +51,3 @@ def pitboss_en(crew):
     crew["pitboss"].preferred_language = "en"
     crew["pitboss"].save(update_fields=["preferred_language"])
     return crew["pitboss"]
-
-
-from tests.game.conftest import dealer_desk, inspector_desk, observer_desk  # noqa: E402,F401

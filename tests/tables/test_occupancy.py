@@ -1,5 +1,5 @@
-"""Documents 000 and 002: a lone player with free boxes must bet on all of them — the
-tablet prompts and the croupier acknowledges before bets close."""
+"""docs/sources.md#lone-player-bets-every-box: a lone player with free boxes must bet on all
+of them — the tablet prompts and the croupier acknowledges before bets close."""
 
 from game.publish import render_fragment, table_view
 
