@@ -17,7 +17,7 @@ urlpatterns = [
         name="table_config_rules",
     ),
     path("players/", player_views.players, name="players"),
-    path("players/<str:card>/", player_views.player, name="player"),
+    path("players/<path:card>/", player_views.player, name="player"),
     path("rounds/", replay_views.replay_search, name="replay_search"),
     path("rounds/<int:round_id>/", replay_views.replay, name="replay"),
 ]

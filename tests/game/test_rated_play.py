@@ -172,3 +172,20 @@ def test_only_the_tables_croupiers_seat_and_unseat(dealer_desk, inspector_desk, 
     intruder = Desk(dealer_desk.table, desks["dealer"].user)
     assert intruder.send("player-out", session=session.pk).code == "not_your_action"
     assert session_of("A").ended_at is None
+
+
+def test_the_tile_and_the_table_screens_show_the_players_at_the_table(dealer_desk, known):
+    from game.publish import render_fragment, table_view
+
+    seat(dealer_desk, "A", "PC-1")
+    seat(dealer_desk, "1")
+    view = table_view(dealer_desk.table.pk)
+    tile = render_fragment(view, "tile", "en")
+    assert 'data-testid="tile-player-A"' in tile and "Ivan Petrov" in tile
+    assert 'data-testid="tile-player-1"' in tile
+    live = render_fragment(view, "live", "en")
+    assert "2 rated players" in live
+    assert 'value="2" data-testid="player-in-seat"' in live  # the next free seat label
+    dealer_desk.ok("player-out", session=session_of("A").pk)
+    tile = render_fragment(table_view(dealer_desk.table.pk), "tile", "en")
+    assert 'data-testid="tile-player-A"' not in tile
