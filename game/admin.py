@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from game.configuration import CONFIG_FIELDS, table_configure
 from game.engine import Rules, RulesError
+from game.models import Player, RatingSession
 from tables.models import Table
 
 
@@ -43,3 +44,16 @@ class TableAdmin(admin.ModelAdmin):
             return
         fields = {name: form.cleaned_data[name] for name in form.changed_data}
         table_configure(table=obj, changed_by=request.user, **fields)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["card", "name", "created_at"]
+    search_fields = ["card", "name"]
+
+
+@admin.register(RatingSession)
+class RatingSessionAdmin(admin.ModelAdmin):
+    list_display = ["table", "seat", "card", "started_at", "ended_at", "rounds", "total_bet"]
+    list_filter = ["gaming_day"]
+    readonly_fields = [f.name for f in RatingSession._meta.fields]

@@ -49,6 +49,19 @@ MESSAGES = {
         "One player (%(seat)s) at the table and boxes %(boxes)s are free: a player who wants the "
         "table to himself must bet on every box. Acknowledge to close bets."
     ),
+    # rated play (game.players)
+    "unknown_player_card": gettext_lazy(
+        "No player has the card %(card)s: check the card, or seat the player without it."
+    ),
+    "seat_taken": gettext_lazy("A player is already seated as %(seat)s at this table."),
+    "player_seated": gettext_lazy(
+        "The player with the card %(card)s is already seated here (%(seat)s)."
+    ),
+    "no_such_session": gettext_lazy("That player is not seated at this table."),
+    "session_closed": gettext_lazy("%(seat)s has already left the table."),
+    "bad_chips_taken": gettext_lazy(
+        "The chips taken must be an amount, such as 1500 or 1 500,50 (not “%(typed)s”)."
+    ),
     # table layer
     "seat_required": gettext_lazy("Name the player's seat for this stake."),
     "box_full": gettext_lazy("Box %(box)s already has three players: no more can share it."),

@@ -157,6 +157,9 @@ class LiveTable(models.Model):
     version = models.PositiveBigIntegerField(default=0)
     current_shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, null=True, related_name="+")
     current_round = models.ForeignKey(Round, on_delete=models.PROTECT, null=True, related_name="+")
+    # Open rating sessions at the table (game.players): a round closing at a table where
+    # nobody is rated costs no query for rated play.
+    seated = models.PositiveSmallIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -199,3 +202,98 @@ class ErrorFlag(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}: {self.note[:40]}"
+
+
+MONEY = {"max_digits": 14, "decimal_places": 2}
+
+
+class Player(models.Model):
+    """A player known to the house by his player card (docs/players.md). Players without a
+    card are rated by their seat label within a session and have no row here."""
+
+    card = models.CharField(_("player card"), max_length=32, unique=True)
+    name = models.CharField(_("name"), max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["card"]
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.name}".strip()
+
+
+class RatingSession(models.Model):
+    """Rated play: one player at one table from the moment he is seated to the moment he
+    leaves, opened and closed by the table's croupier (``game.players``). The round figures
+    are added in the transaction that closes each round; a player who moves tables gets a
+    new session at the new table pointing at the one he left (``continued_from``)."""
+
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="+", verbose_name=_("table")
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sessions",
+        verbose_name=_("player"),
+    )
+    card = models.CharField(_("player card"), max_length=32, blank=True)  # the player's
+    seat = models.CharField(_("seat"), max_length=24)
+    gaming_day = models.DateField(_("gaming day"), db_index=True)
+    started_at = models.DateTimeField(_("seated at"))
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    ended_at = models.DateTimeField(_("left at"), null=True, blank=True)
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True
+    )
+    moved_to = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    continued_from = models.OneToOneField(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="continued_by"
+    )
+    rounds = models.PositiveIntegerField(_("rounds"), default=0)
+    stakes = models.PositiveIntegerField(_("boxes played"), default=0)  # (round, box) stakes
+    hands = models.PositiveIntegerField(_("hands"), default=0)
+    boxes = models.PositiveIntegerField(default=0)  # bit n: box n was played
+    total_bet = models.DecimalField(_("total bet"), default=0, **MONEY)
+    players_net = models.DecimalField(_("player's result"), default=0, **MONEY)
+    theoretical_win = models.DecimalField(
+        _("theoretical win"), max_digits=18, decimal_places=4, default=0
+    )
+    chips_taken = models.DecimalField(_("chips taken"), null=True, blank=True, **MONEY)
+
+    class Meta:
+        verbose_name = _("rating session")
+        verbose_name_plural = _("rating sessions")
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=models.Q(ended_at__isnull=True),
+                name="one_open_session_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=models.Q(ended_at__isnull=True, player__isnull=False),
+                name="one_open_session_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["table", "ended_at"], name="session_open_at_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.seat} {self.card}".strip()
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+    @property
+    def box_numbers(self) -> list[int]:
+        return [n for n in range(1, 31) if self.boxes & (1 << n)]

@@ -21,6 +21,7 @@ from floor.models import Alert, TableFeed
 from game.configuration import table_rules
 from game.live import TableRound
 from game.models import ErrorFlag, LiveTable, Round
+from game.players import seated_players
 from game.presenters import TableSnapshot
 from staff.models import TableAssignment
 from tables.models import Table
@@ -57,19 +58,24 @@ def table_snapshot(table_id: int) -> TableSnapshot | None:
         seq=feed.seq,
         shoe=live_row.current_shoe,
         round=live_row.current_round,
-        board=table_board(table, feed=feed),
+        board=table_board(table, feed=feed, seated=live_row.seated),
     )
 
 
-def table_board(table, *, feed: TableFeed, now=None) -> dict:
+def table_board(table, *, feed: TableFeed, now=None, seated=None) -> dict:
     """Everything a table's screens show besides the round, cached per process by the
-    table's board version (and the shift: the shift's money starts again at zero)."""
+    table's board version (and the shift: the shift's money starts again at zero).
+    ``seated``: the table's open rating sessions as its live row counts them (0: the
+    players panel needs no query; None: read them)."""
     day, shift, start = shift_window(now or timezone.now())
     key = (feed.epoch, feed.board, day, shift)
     cached = _boards.get(table.pk)
     if cached is not None and cached[0] == key:
         return cached[1]
     board = _board_read(table, day=day, shift=shift, start=start)
+    board["players"] = seated_players(table_id=table.pk) if seated is None or seated else []
+    taken = {p["seat"] for p in board["players"]}
+    board["next_seat"] = next((str(n) for n in table.box_numbers if str(n) not in taken), "")
     with _boards_lock:
         _boards[table.pk] = (key, board)
     return board

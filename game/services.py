@@ -35,7 +35,7 @@ from floor.errors import Refused
 from floor.models import Alert
 from floor.parsing import amount as parse_amount
 from floor.parsing import box_number, whole_number
-from game import live
+from game import live, players
 from game.configuration import house_edge, table_rules
 from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, EngineError, ShoeState
@@ -54,10 +54,12 @@ log = logging.getLogger(__name__)
 # Commands that change the round or the shoe: they carry the round version the screen
 # showed, are refused ``stale`` when it moved on, and move it.
 ROUND_COMMANDS = live.COMMANDS | {"open-round", "shuffle", "deal-next"}
-DEALER_COMMANDS = (ROUND_COMMANDS - {"void"}) | {"flag-seen"}
+# Rated play (game.players): either croupier of the table seats a player and sees him leave.
+PLAYER_COMMANDS = frozenset({"player-in", "player-out"})
+DEALER_COMMANDS = (ROUND_COMMANDS - {"void"}) | {"flag-seen"} | PLAYER_COMMANDS
 ROLE_COMMANDS = {
     TableRole.DEALING_CROUPIER: DEALER_COMMANDS,
-    TableRole.OBSERVING_CROUPIER: frozenset({"flag", "reserve", "release"}),
+    TableRole.OBSERVING_CROUPIER: frozenset({"flag", "reserve", "release"}) | PLAYER_COMMANDS,
     TableRole.INSPECTOR: frozenset({"void", "flag-seen"}),
     Role.DUTY_ADMINISTRATOR: frozenset(),
     Role.PIT_BOSS: frozenset(),
@@ -391,6 +393,9 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
             players_net=round_row.players_net,
             theoretical_win=round_row.total_bet * (house_edge(ctx.table.rules) or 0),
         )
+        players.rated_round_record(
+            live_row=ctx.live_row, state=state, edge=house_edge(ctx.table.rules)
+        )
     replacement_hand_over_due(table=ctx.table)
 
 
@@ -584,7 +589,34 @@ def _release(ctx: _Context) -> None:
     ctx.announced = True
 
 
+# -- rated play: a player seated and leaving (game.players) --------------------------------
+
+
+def _player_in(ctx: _Context) -> None:
+    fields = ctx.command.fields
+    players.rating_session_open(
+        live_row=ctx.live_row,
+        actor=ctx.actor,
+        seat=fields.get("seat"),
+        card=fields.get("player_card"),
+    )
+    ctx.board = True
+
+
+def _player_out(ctx: _Context) -> None:
+    fields = ctx.command.fields
+    players.rating_session_close(
+        live_row=ctx.live_row,
+        actor=ctx.actor,
+        session=fields.get("session"),
+        chips_taken=fields.get("chips_taken"),
+    )
+    ctx.board = True
+
+
 HANDLERS: dict[str, Callable[[_Context], None]] = {
+    "player-in": _player_in,
+    "player-out": _player_out,
     "shuffle": _shuffle,
     "open-round": _open_round,
     "deal-next": _deal_next,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from game import config_views, replay_views, views
+from game import config_views, player_views, replay_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -16,6 +16,8 @@ urlpatterns = [
         config_views.table_config_rules,
         name="table_config_rules",
     ),
+    path("players/", player_views.players, name="players"),
+    path("players/<path:card>/", player_views.player, name="player"),
     path("rounds/", replay_views.replay_search, name="replay_search"),
     path("rounds/<int:round_id>/", replay_views.replay, name="replay"),
 ]

@@ -115,8 +115,19 @@
     }
   });
 
+  // A panel the croupier opened (the rated players) stays open when a new fragment lands.
+  var keptOpen = {};
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.id && details.hasAttribute && details.hasAttribute("data-keep-open")) keptOpen[details.id] = details.open;
+  }, true);
+
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     document.body.classList.remove("pending");
+    Object.keys(keptOpen).forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && keptOpen[id] && !details.open) details.open = true;
+    });
     updatePad();
   });
   document.body.addEventListener("htmx:wsConnecting", function () { setConn("connecting"); });

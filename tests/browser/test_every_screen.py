@@ -7,6 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from game.configuration import table_configure
+from game.models import Player
 from tables.models import Table
 from tests.browser.screens import SIZES, TOUCH, assert_in_view, axe_violations, look
 from tests.browser.tablet import Tablet, sign_in_with_password, sign_in_with_pin
@@ -98,6 +99,9 @@ def test_every_screen_is_readable_and_usable(new_page, crew, table, make_table, 
     expect(inspector.get_by_test_id("replay-log")).to_be_visible()
     look(inspector, f"{prefix}-replay")
     _visit(inspector, "/tables/alerts/", f"{prefix}-alerts")
+    Player.objects.get_or_create(card="PC-1", defaults={"name": "Ivan Petrov"})
+    _visit(inspector, "/game/players/", f"{prefix}-players")
+    _visit(inspector, "/game/players/PC-1/", f"{prefix}-player")
 
     # The duty administrator: duty home, staff, reports.
     duty = new()

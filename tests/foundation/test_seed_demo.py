@@ -171,3 +171,18 @@ def test_the_demo_tables_know_their_decks_and_house_edge(db, debug_on):
     assert tables[3].house_edge == house_edge({"preset": "open-cards"})
     dealer_at_1 = TableAssignment.objects.get(table=tables[1], role="dealing_croupier")
     assert dealer_at_1.relief.username == "dealer2"  # the rotation planned as seeded
+
+
+def test_two_known_players_one_of_them_seated_at_bj1(db, debug_on):
+    from game.models import Player, RatingSession
+
+    call_command("seed_demo", stdout=io.StringIO())
+    call_command("seed_demo", stdout=io.StringIO())
+    assert set(Player.objects.values_list("card", flat=True)) == {"PC-1001", "PC-1002"}
+    seated = RatingSession.objects.get()
+    assert (seated.table.name, seated.seat, seated.card, seated.ended_at) == (
+        "BJ-1",
+        "1",
+        "PC-1001",
+        None,
+    )

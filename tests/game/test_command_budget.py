@@ -99,3 +99,23 @@ def test_a_cash_in_with_its_publish_stays_within_budget(watched, crew):
     # again (its shift money changed: 9) and the duty screen's whole floor (12)
     done = statements(queries.captured_queries)
     assert len(done) <= 32, [sql[:80] for sql in done]
+
+
+def test_a_round_with_rated_players_costs_one_update_and_one_read_more(watched, dealer_desk):
+    """Rated play (game.players): the round's figures for every rated player in one
+    UPDATE, and the players panel read with the board it belongs to."""
+    from game.models import Player
+
+    Player.objects.create(card="PC-1")
+    dealer_desk.ok("player-in", seat="P1", player_card="PC-1")
+    dealer_desk.ok("player-in", seat="P2")
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    dealer_desk.ok("open-round")
+    dealer_desk.ok("bet", box=1, seat="P1", stake="100")
+    dealer_desk.ok("bet", box=2, seat="P2", stake="100")
+    dealer_desk.ok("close-bets", occupancy_acknowledged="1")
+    dealer_desk.cards("Th", "7c", "9d", "8h", "9s")
+    dealer_desk.ok("stand")
+    dealer_desk.ok("stand")
+    dealer_desk.ok("card", card="Ts")
+    assert measured(dealer_desk, "confirm-settlement") <= BUDGET["confirm-settlement"] + 2

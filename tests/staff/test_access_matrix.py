@@ -5,6 +5,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from game.models import Player
 from staff import services as staff_services
 from staff.roles import Role, TableRole
 from tests.conftest import ws_communicator
@@ -67,6 +68,8 @@ SCREENS = {
     "game:table_config": ({"table_id": "T"}, {"pitboss": 200}),
     "game:table_config_rules": ({"table_id": "T"}, {"pitboss": 200}),
     "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
+    "game:players": ({}, {"inspector": 200, "duty": 200}),
+    "game:player": ({"card": "C"}, {"inspector": 200, "duty": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
 POST_ONLY = {
@@ -106,7 +109,9 @@ def people(crew, make_user, make_table):
 
 
 def _url(name, kwargs, table, people):
-    values = {"T": table.pk, "U": people["dealer"].pk, "A": 1}
+    values = {"T": table.pk, "U": people["dealer"].pk, "A": 1, "C": "PC-1"}
+    if "C" in kwargs.values():
+        Player.objects.get_or_create(card="PC-1")
     if "R" in kwargs.values():
         values["R"] = _a_round(table, people)
     return reverse(name, kwargs={k: values[v] for k, v in kwargs.items()})

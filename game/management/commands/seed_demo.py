@@ -1,5 +1,6 @@
 """Create the demo floor: one pit, four tables, the demo staff; safe to run again."""
 
+import uuid
 from decimal import Decimal
 
 from django.conf import settings
@@ -7,6 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from game.configuration import rule_facts, table_configure
+from game.models import Player, RatingSession
+from game.services import command_submit
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
@@ -38,6 +41,8 @@ DEMO_TABLES = [
     (3, "BJ-3", 6, "500", "100000", {"preset": "open-cards"}, "manual"),
     (4, "BJ-4", 7, "50", "2000", {"preset": "standard"}, "simulated"),
 ]
+# Known players (their player cards): PC-1001 is seated at BJ-1 as box 1's player.
+DEMO_PLAYERS = [("PC-1001", "Иван Петров"), ("PC-1002", "Мария Смирнова")]
 DEMO_CHIPS = ["50", "100", "500", "1000", "5000"]
 DEMO_PAR = {"50": 100, "100": 100, "500": 60, "1000": 40, "5000": 20}
 
@@ -111,6 +116,23 @@ class Command(BaseCommand):
                 table=tables[1], to_status=Table.Status.OPEN
             ).exists():
                 _open_demo_table(tables[1], users["pitboss"], users["inspector"])
+            for card, name in DEMO_PLAYERS:
+                Player.objects.get_or_create(card=card, defaults={"name": name})
+            if not RatingSession.objects.filter(card=DEMO_PLAYERS[0][0]).exists():
+                dealer_at_1 = TableAssignment.objects.filter(
+                    table=tables[1], role=TableRole.DEALING_CROUPIER, ends_at__isnull=True
+                ).first()
+                if dealer_at_1 is not None:  # seated by the tablet's own command
+                    command_submit(
+                        table_id=tables[1].pk,
+                        actor=dealer_at_1.user,
+                        command={
+                            "id": str(uuid.uuid4()),
+                            "action": "player-in",
+                            "seat": "1",
+                            "player_card": DEMO_PLAYERS[0][0],
+                        },
+                    )
         self.stdout.write(self.style.SUCCESS("Demo floor ready."))
         self.stdout.write(login_summary())
 
