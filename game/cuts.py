@@ -1,11 +1,24 @@
-"""Where the cut card may go (document 000, docs/sources.md): ¼ to ⅓ of the pack behind it."""
+"""Where the cut card may go (docs/sources.md#cut-card-position): by the rule set's
+``cut_card`` — ¼ to ⅓ of the pack behind it (000, 002), or near the end with up to fifty
+cards behind it (003)."""
 
 import math
 
+# 003: «ближе к концу, отделяя некоторое количество карт (до пятидесяти)».
+NEAR_END_MOST = 50
+# 003 gives no least number: a house decision (docs/engine.md, "Table procedures") — half a
+# deck, so that the round in which the cut card comes out can still be finished from the shoe.
+NEAR_END_LEAST = 26
 
-def cut_limits(decks: int) -> tuple[int, int]:
-    """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack (documents 000, 002)."""
+
+def cut_limits(decks: int, cut_card: str = "quarter-third") -> tuple[int, int]:
+    """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack (``quarter-third``,
+    documents 000 and 002), or 26 to 50 cards (``near-end``, document 003; never more than
+    half of a small pack)."""
     size = decks * 52
+    if cut_card == "near-end":
+        high = min(NEAR_END_MOST, size // 2)
+        return min(NEAR_END_LEAST, high), high
     return math.ceil(size / 4), size // 3
 
 

@@ -136,7 +136,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN
-    cut_low, cut_high = cut_limits(rules.decks)
+    cut_low, cut_high = cut_limits(rules.decks, rules.cut_card)
     view = {
         "table": table,
         "table_id": table.pk,

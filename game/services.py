@@ -479,7 +479,7 @@ def _shuffle(ctx: _Context) -> None:
         players = live.TableRound.from_dict(current.snapshot).players() if current else 0
         if previous.reason == Shoe.Reason.PLAYER_REQUEST and players > 1:
             raise Refused("reshuffle_limit")
-    low, high = cut_limits(rules.decks)
+    low, high = cut_limits(rules.decks, rules.cut_card)
     behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
     if behind is None:
         raise Refused("bad_cut", low=low, high=high)

@@ -15,6 +15,7 @@ CHOICES = {
     "dealer_blackjack_takes": ("all", "original"),
     "split_blackjack": ("twenty-one", "instant-win"),
     "split_deal": ("in-turn", "both-hands"),
+    "cut_card": ("quarter-third", "near-end"),
 }
 BOOLS = (
     "dealer_hits_soft_17",
@@ -45,7 +46,11 @@ class Rules:
       dealer Blackjack); split_blackjack ``twenty-one``/``instant-win`` (an ace and a ten on a
       split hand: an ordinary 21, or won at once 1:1 as document 003 says); split_deal
       ``in-turn``/``both-hands`` (a split hand's second card when its turn comes, or both split
-      hands' second cards at once, 003).
+      hands' second cards at once, 003); cut_card ``quarter-third``/``near-end`` (where the
+      cut card goes: 1/4 to 1/3 of the pack behind it, 000; near the end, up to fifty cards,
+      003); max_boxes_per_player (0-7, 0 = no limit: the boxes one player may bet on, 004: 3).
+      The last two are the live table's (``game.cuts``, ``game.live``): the round never reads
+      them.
 
     A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
     splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.
@@ -69,6 +74,10 @@ class Rules:
     # Absent from rule sets stored before these keys existed: the defaults are the old behaviour.
     split_blackjack: str = "twenty-one"
     split_deal: str = "in-turn"
+    # The live table's procedures, kept with the rule set so that each preset plays its
+    # document (docs/engine.md, "Table procedures"); the round itself never reads them.
+    cut_card: str = "quarter-third"
+    max_boxes_per_player: int = 0
     # Derived once, for the hot path.
     bj_ratio: Decimal = field(init=False, compare=False, repr=False)
     double_totals: frozenset | None = field(init=False, compare=False, repr=False)
@@ -86,6 +95,12 @@ class Rules:
         if not isinstance(m, int) or isinstance(m, bool) or not 1 <= m <= 4:
             raise RulesError(
                 f"max_hands must be a whole number from 1 to 4, not {m!r}", key="max_hands"
+            )
+        b = self.max_boxes_per_player
+        if not isinstance(b, int) or isinstance(b, bool) or not 0 <= b <= 7:
+            raise RulesError(
+                f"max_boxes_per_player must be a whole number from 0 (no limit) to 7, not {b!r}",
+                key="max_boxes_per_player",
             )
         for key, allowed in CHOICES.items():
             value = getattr(self, key)
@@ -190,15 +205,17 @@ PRESETS: dict[str, Rules] = {
     # two cards and after splits, up to 4 hands, resplit aces, three sevens 3:1 / suited 5:1.
     "standard": Rules(),
     # Document 003: hole card with a peek on an ace or ten; no three-sevens bonus; a Blackjack on
-    # a split pair is an instant win paid 1:1; both split hands get their second card at once.
+    # a split pair is an instant win paid 1:1; both split hands get their second card at once;
+    # the cut card near the end, up to fifty cards behind it.
     "hole-card": Rules(
         dealer_cards="hole",
         three_sevens=False,
         split_blackjack="instant-win",
         split_deal="both-hands",
+        cut_card="near-end",
     ),
     # Document 004: both dealer cards open, H17, Blackjack 1:1 even against a dealer Blackjack,
-    # the dealer wins ties, no insurance, double on two cards.
+    # the dealer wins ties, no insurance, double on two cards; a player bets on 3 boxes at most.
     "open-cards": Rules(
         dealer_cards="open",
         dealer_hits_soft_17=True,
@@ -208,5 +225,6 @@ PRESETS: dict[str, Rules] = {
         even_money=False,
         three_sevens=False,
         blackjack_beats_dealer_blackjack=True,
+        max_boxes_per_player=3,
     ),
 }

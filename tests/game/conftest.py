@@ -41,8 +41,12 @@ class Desk:
         for code in codes:
             self.ok("card", card=code)
 
-    def start_round(self, bets=None, cards_behind_cut=80):
+    def start_round(self, bets=None, cards_behind_cut=None):
         from game.models import LiveTable
+
+        hole_card = self.table.rules.get("preset") == "hole-card"
+        if cards_behind_cut is None:  # in the range of the table's cut card (game.cuts)
+            cards_behind_cut = 40 if hole_card else 80
 
         live = LiveTable.objects.filter(pk=self.table.pk).first()
         if live is None or live.current_shoe is None or live.current_shoe.cut_card_out:
@@ -50,7 +54,7 @@ class Desk:
                 "shuffle",
                 reason="new_shoe",
                 cards_behind_cut=cards_behind_cut,
-                **({"burn_card": "2c"} if self.table.rules.get("preset") == "hole-card" else {}),
+                **({"burn_card": "2c"} if hole_card else {}),
             )
         self.ok("open-round")
         for box, stake in (bets or {}).items():

@@ -1,0 +1,87 @@
+"""The table procedures of the documents, each as its preset plays it and as a house
+overrides it (issue 13, items 7-14; docs/engine.md, "Table procedures")."""
+
+import pytest
+
+from game.configuration import table_configure
+from game.cuts import cut_limits
+from game.engine import Rules
+from game.models import LiveTable
+from tables import services as table_services
+from tables.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def closed_table(table, crew):
+    table.status = Table.Status.CLOSED
+    table.chip_denominations = ["5", "25", "100"]
+    table.save()
+    return table
+
+
+def shoe_of(table):
+    return LiveTable.objects.get(pk=table.pk).current_shoe
+
+
+# -- 7. the cut card: where it goes, by variant ---------------------------------------------
+
+
+def test_the_cut_card_limits_by_variant():
+    assert cut_limits(6) == (78, 104)  # 000: a quarter to a third of 312 cards
+    assert cut_limits(6, "near-end") == (26, 50)  # 003: near the end, up to fifty cards
+    assert cut_limits(7, "near-end") == (26, 50)
+    assert cut_limits(1, "near-end") == (26, 26)  # never more than half a small pack
+    assert Rules.preset("standard").cut_card == "quarter-third"
+    assert Rules.preset("hole-card").cut_card == "near-end"
+    assert Rules.preset("open-cards").cut_card == "quarter-third"
+
+
+@pytest.mark.parametrize("behind", [25, 51, 80])
+def test_a_hole_card_table_cuts_near_the_end(staffed_table, behind):
+    table, desks = staffed_table(6, rules={"preset": "hole-card"})
+    refused = desks["dealer"].send(
+        "shuffle", reason="new_shoe", cards_behind_cut=behind, burn_card="5c"
+    )
+    assert not refused.ok and refused.code == "bad_cut"
+    assert refused.params == {"low": "26", "high": "50"}
+    desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=40, burn_card="5c")
+    assert shoe_of(table).cards_behind_cut == 40
+
+
+def test_a_house_override_gives_a_hole_card_table_the_quarter_to_a_third(staffed_table):
+    rules = {"preset": "hole-card", "cut_card": "quarter-third"}
+    table, desks = staffed_table(6, rules=rules)
+    refused = desks["dealer"].send(
+        "shuffle", reason="new_shoe", cards_behind_cut=40, burn_card="5c"
+    )
+    assert not refused.ok and refused.code == "bad_cut"
+    desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=90, burn_card="5c")
+
+
+def test_a_standard_table_refuses_a_near_end_cut_unless_overridden(staffed_table):
+    table, desks = staffed_table(6)
+    refused = desks["dealer"].send("shuffle", reason="new_shoe", cards_behind_cut=40)
+    assert not refused.ok and refused.code == "bad_cut"
+    other, other_desks = staffed_table(7, rules={"preset": "standard", "cut_card": "near-end"})
+    other_desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=40)
+
+
+def test_seven_decks_where_003_allows_and_the_checklist_counts_them(closed_table, crew):
+    table_configure(
+        table=closed_table, changed_by=crew["pitboss"], rules={"preset": "hole-card", "decks": 7}
+    )
+    closed_table.refresh_from_db()
+    assert closed_table.decks == 7
+    checklist = table_services.checklist_start(
+        table=closed_table, kind="opening", started_by=crew["pitboss"]
+    )
+    row = table_services.checklist_step_record(
+        checklist=checklist,
+        step="cards",
+        done_by=crew["pitboss"],
+        data={"decks": 7, "spread_checked": True},
+    )
+    assert row.details["decks"] == 7
+    assert Table.objects.get(pk=closed_table.pk).decks == 7
