@@ -33,7 +33,9 @@ MESSAGES = {
         "The cut card must leave between %(low)s and %(high)s cards behind it."
     ),
     "reshuffle_limit": gettext_lazy(
-        "A player's re-shuffle is allowed once per shoe (unless one player is alone at the table)."
+        "This shoe was already re-shuffled at a player's request: once per shoe. Only a "
+        "player alone at the table may ask again (players in the last round: "
+        "%(players)s)."
     ),
     "burn_card_required": gettext_lazy("This game burns the first card: enter the burnt card."),
     "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),

@@ -476,9 +476,7 @@ def _shuffle(ctx: _Context) -> None:
         raise Refused("bad_message")
     previous = live_row.current_shoe
     if reason == Shoe.Reason.PLAYER_REQUEST and previous is not None:
-        players = live.TableRound.from_dict(current.snapshot).players() if current else 0
-        if previous.reason == Shoe.Reason.PLAYER_REQUEST and players > 1:
-            raise Refused("reshuffle_limit")
+        _player_reshuffle_allowed(previous, current)
     low, high = cut_limits(rules.decks, rules.cut_card)
     behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
     if behind is None:
@@ -514,6 +512,18 @@ def _shuffle(ctx: _Context) -> None:
         burn_card=burn,
     )
     ctx.next_version()
+
+
+def _player_reshuffle_allowed(previous: Shoe, last_round: Round | None) -> None:
+    """Document 000 (docs/sources.md#re-shuffle-on-request): a player's request repeats the
+    shuffle at most once per shoe; a player alone at the table (one seat label in the table's
+    last round) may ask for it at any time between rounds. A table where nobody has played
+    yet has no lone player: the once-per-shoe limit holds."""
+    if previous.reason != Shoe.Reason.PLAYER_REQUEST:
+        return
+    players = live.TableRound.from_dict(last_round.snapshot).players() if last_round else 0
+    if players != 1:
+        raise Refused("reshuffle_limit", players=players)
 
 
 def _burn(engine_shoe: ShoeState, fields: dict, simulated: bool) -> str:

@@ -2,10 +2,12 @@
 overrides it (issue 13, items 7-14; docs/engine.md, "Table procedures")."""
 
 import pytest
+from django.utils import translation
 
 from game.configuration import table_configure
 from game.cuts import cut_limits
 from game.engine import Rules
+from game.messages import error_text
 from game.models import LiveTable
 from tables import services as table_services
 from tables.models import Table
@@ -85,3 +87,53 @@ def test_seven_decks_where_003_allows_and_the_checklist_counts_them(closed_table
     )
     assert row.details["decks"] == 7
     assert Table.objects.get(pk=closed_table.pk).decks == 7
+
+
+# -- 9. a re-shuffle at a player's request ---------------------------------------------------
+
+
+def _play_one_round(desk, seats):
+    """A round where each of ``seats`` bets on its own box; everybody stands, all settled."""
+    desk.ok("open-round")
+    for box, seat in enumerate(seats, start=1):
+        desk.ok("bet", box=box, seat=seat, stake="100")
+    desk.ok("close-bets")
+    desk.cards(*["Th"] * len(seats), "7d", *["9c"] * len(seats))
+    for _ in seats:
+        desk.ok("stand")
+    desk.cards("Ks")
+    desk.ok("confirm-settlement")
+
+
+def test_several_players_get_one_reshuffle_per_shoe_and_are_told_why(dealer_desk, table):
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _play_one_round(dealer_desk, ["Anna", "Boris"])
+    dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+    again = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
+    assert not again.ok and again.code == "reshuffle_limit"
+    assert again.params == {"players": "2"}
+    with translation.override("en"):
+        text = error_text(again.code, again.params)
+    assert "once per shoe" in text and "(players in the last round: 2)" in text
+    with translation.override("ru"):
+        assert "once per shoe" not in error_text(again.code, again.params)
+    # a new shoe (the cut card came out, or a new pack) gives the right again
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+
+
+def test_a_lone_player_may_ask_between_any_two_rounds(dealer_desk, table):
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _play_one_round(dealer_desk, ["Solo", "Solo"])  # one player on two boxes
+    for _ in range(3):
+        dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+
+
+def test_no_reshuffle_during_a_round_and_none_twice_before_anyone_played(dealer_desk, table):
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+    twice = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
+    assert not twice.ok and twice.code == "reshuffle_limit"
+    dealer_desk.ok("open-round")
+    during = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
+    assert not during.ok and during.code == "round_in_progress"
