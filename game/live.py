@@ -251,6 +251,7 @@ class TableRound:
                 share.player_card = player_card or share.player_card
                 break
         else:
+            self._check_box_limit(box, seat, player_card)
             if len(shares) >= MAX_SHARES_PER_BOX:
                 raise LiveError(
                     f"Box {box} already has three players: no more can share it",
@@ -259,6 +260,33 @@ class TableRound:
                 )
             shares.append(Share(seat, stake, player_card))
         return self._set_box(box, shares)
+
+    def _check_box_limit(self, box: int, seat: str, player_card: str) -> None:
+        """Document 004 (docs/sources.md#box-shared-by-up-to-three): a player bets on at most
+        ``max_boxes_per_player`` boxes (0: any number, as 000 says). A player is his player
+        card where the croupier entered one, else his seat label."""
+        rules = self.opening.get("rules")
+        limit = rules.get("max_boxes_per_player", 0) if isinstance(rules, dict) else 0
+        if not limit:
+            return
+
+        def same_player(share: Share) -> bool:
+            return share.seat == seat or bool(player_card and share.player_card == player_card)
+
+        boxes = {
+            number
+            for number, shares in self.shares.items()
+            if number != box and any(same_player(s) for s in shares)
+        }
+        if len(boxes) >= limit:
+            raise LiveError(
+                f"{seat} already bets on {len(boxes)} boxes: {limit} at most",
+                code="box_limit",
+                box=box,
+                seat=seat,
+                limit=limit,
+                boxes=", ".join(str(n) for n in sorted(boxes)),
+            )
 
     def _cmd_remove_share(self, command: dict) -> list[dict]:
         box = _int(command.get("box"))

@@ -83,6 +83,10 @@ MESSAGES = {
     "illegal_action": gettext_lazy("That action is not allowed at this moment."),
     "bets_closed": gettext_lazy("Bets are closed for this round."),
     "unknown_box": gettext_lazy("There is no box %(box)s at this table."),
+    "box_limit": gettext_lazy(
+        "Box %(box)s: %(seat)s already bets on boxes %(boxes)s — a player bets on %(limit)s "
+        "boxes at most at this table."
+    ),
     "bet_under_minimum": gettext_lazy(
         "Box %(box)s: the bet %(amount)s is under the table minimum %(min)s."
     ),

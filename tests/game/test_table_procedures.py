@@ -137,3 +137,58 @@ def test_no_reshuffle_during_a_round_and_none_twice_before_anyone_played(dealer_
     dealer_desk.ok("open-round")
     during = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
     assert not during.ok and during.code == "round_in_progress"
+
+
+# -- 10. the boxes one player may bet on (004) -----------------------------------------------
+
+
+def test_an_open_cards_player_bets_on_three_boxes_at_most(staffed_table):
+    table, desks = staffed_table(6, rules={"preset": "open-cards"})
+    desk = desks["dealer"]
+    desk.start_round()
+    for box in (1, 2, 3):
+        desk.ok("bet", box=box, seat="Anna", stake="100")
+    desk.ok("bet", box=1, seat="Anna", stake="200")  # a new stake on one of her boxes
+    refused = desk.send("bet", box=4, seat="Anna", stake="100")
+    assert not refused.ok and refused.code == "box_limit"
+    assert refused.params == {"box": "4", "seat": "Anna", "limit": "3", "boxes": "1, 2, 3"}
+    with translation.override("en"):
+        assert error_text(refused.code, refused.params) == (
+            "Box 4: Anna already bets on boxes 1, 2, 3 — a player bets on 3 boxes at most "
+            "at this table."
+        )
+    desk.ok("bet", box=4, seat="Boris", stake="100")  # another player
+    joined = desk.send("bet", box=4, seat="Anna", stake="50")  # a share is a box too
+    assert not joined.ok and joined.code == "box_limit"
+
+
+def test_the_limit_counts_a_player_by_his_card_across_seat_labels(staffed_table):
+    table, desks = staffed_table(6, rules={"preset": "open-cards"})
+    desk = desks["dealer"]
+    desk.start_round()
+    for box, seat in ((1, "A1"), (2, "A2"), (3, "A3")):
+        desk.ok("bet", box=box, seat=seat, stake="100", player_card="C-77")
+    refused = desk.send("bet", box=5, seat="A5", stake="100", player_card="C-77")
+    assert not refused.ok and refused.code == "box_limit"
+    desk.ok("bet", box=5, seat="A5", stake="100", player_card="C-78")
+
+
+def test_a_standard_table_has_no_limit_and_a_house_may_set_one(staffed_table):
+    table, desks = staffed_table(6)
+    desk = desks["dealer"]
+    desk.start_round()
+    for box in range(1, 8):
+        desk.ok("bet", box=box, seat="Solo", stake="100")  # 000: any number of boxes
+    other, other_desks = staffed_table(7, rules={"preset": "standard", "max_boxes_per_player": 2})
+    other_desks["dealer"].start_round()
+    other_desks["dealer"].ok("bet", box=1, seat="Solo", stake="100")
+    other_desks["dealer"].ok("bet", box=2, seat="Solo", stake="100")
+    refused = other_desks["dealer"].send("bet", box=3, seat="Solo", stake="100")
+    assert not refused.ok and refused.code == "box_limit"
+
+
+def test_an_open_cards_house_may_lift_the_limit(staffed_table):
+    table, desks = staffed_table(6, rules={"preset": "open-cards", "max_boxes_per_player": 0})
+    desks["dealer"].start_round()
+    for box in range(1, 6):
+        desks["dealer"].ok("bet", box=box, seat="Anna", stake="100")
