@@ -83,6 +83,9 @@ MESSAGES = {
     "illegal_action": gettext_lazy("That action is not allowed at this moment."),
     "bets_closed": gettext_lazy("Bets are closed for this round."),
     "unknown_box": gettext_lazy("There is no box %(box)s at this table."),
+    "bad_reservation_time": gettext_lazy(
+        "Hold the box for 1 to %(most)s minutes (the table's reservation time)."
+    ),
     "box_limit": gettext_lazy(
         "Box %(box)s: %(seat)s already bets on boxes %(boxes)s — a player bets on %(limit)s "
         "boxes at most at this table."

@@ -22,6 +22,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
@@ -577,11 +578,22 @@ def _reserve(ctx: _Context) -> None:
         state = live.TableRound.from_dict(current.snapshot)
         if box in state.shares or box in state.engine.bets:
             raise Refused("box_in_play", box=box)
+    # The observer may hold the box for less than the table's time (document 000: "no more
+    # than twenty minutes"); empty: the table's time.
+    minutes = ctx.command.fields.get("minutes")
+    duration = None
+    if minutes not in (None, ""):
+        most = ctx.table.reservation_max_minutes
+        chosen = whole_number(minutes, low=1, high=most)
+        if chosen is None:
+            raise Refused("bad_reservation_time", most=most)
+        duration = timedelta(minutes=chosen)
     reservation_place(
         table=ctx.table,
         box=box,
         seat=str(ctx.command.fields.get("seat") or ""),
         placed_by=ctx.actor,
+        duration=duration,
     )
 
 

@@ -192,3 +192,44 @@ def test_an_open_cards_house_may_lift_the_limit(staffed_table):
     desks["dealer"].start_round()
     for box in range(1, 6):
         desks["dealer"].ok("bet", box=box, seat="Anna", stake="100")
+
+
+# -- 11. a reservation token: twenty minutes at most, the observer may choose less -----------
+
+
+def test_the_table_holds_a_box_twenty_minutes_at_most(closed_table, crew):
+    from django.core.exceptions import ValidationError
+
+    for field, value in (("reservation_minutes", 21), ("reservation_seconds", 1201)):
+        with pytest.raises(ValidationError) as refusal:
+            table_configure(table=closed_table, changed_by=crew["pitboss"], **{field: value})
+        assert field in refusal.value.message_dict
+    table_configure(table=closed_table, changed_by=crew["pitboss"], reservation_minutes=15)
+    closed_table.refresh_from_db()
+    assert closed_table.reservation_minutes == 15 and closed_table.reservation_max_minutes == 15
+    # a row saved before the cap is read as twenty minutes
+    Table.objects.filter(pk=closed_table.pk).update(reservation_minutes=45)
+    closed_table.refresh_from_db()
+    assert closed_table.reservation_max_minutes == 20
+
+
+def test_the_observer_holds_a_box_for_the_tables_time_or_less(observer_desk, table):
+    from datetime import timedelta
+
+    from tables.models import Reservation
+
+    observer_desk.ok("reserve", box=1, seat="Ivan")  # the table's time: twenty minutes
+    observer_desk.ok("reserve", box=2, seat="Olga", minutes="5")
+    held = {
+        r.box: r.expires_at - r.placed_at for r in Reservation.objects.filter(table=table)
+    }
+    assert held == {1: timedelta(minutes=20), 2: timedelta(minutes=5)}
+    for minutes in ("21", "0", "five"):
+        refused = observer_desk.send("reserve", box=3, minutes=minutes)
+        assert not refused.ok and refused.code == "bad_reservation_time"
+        assert refused.params == {"most": "20"}
+    assert not Reservation.objects.filter(table=table, box=3).exists()
+    with translation.override("en"):
+        assert error_text("bad_reservation_time", {"most": "20"}) == (
+            "Hold the box for 1 to 20 minutes (the table's reservation time)."
+        )
