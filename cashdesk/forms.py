@@ -165,6 +165,7 @@ class CashInForm(CashDeskForm):
 class TipForm(CashDeskForm):
     box = IdField(message=_("Choose a box."))
     amount = AmountField()
+    note = forms.CharField(required=False, max_length=500)
 
     def __init__(self, *args, table: Table, **kwargs):
         super().__init__(*args, **kwargs)

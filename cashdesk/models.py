@@ -115,6 +115,9 @@ class Tip(Chained):
         USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
     )
     recorded_at = models.DateTimeField(_("recorded at"))
+    # Why a box that did not win the table's last round gives a tip (document 000: a tip is
+    # a part of a win).
+    note = models.CharField(_("note"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("tip")
@@ -125,7 +128,16 @@ class Tip(Chained):
             models.Index(fields=["gaming_day", "table"]),
         ]
 
-    audit_fields = ("table", "gaming_day", "shift", "box", "amount", "recorded_by", "recorded_at")
+    audit_fields = (
+        "table",
+        "gaming_day",
+        "shift",
+        "box",
+        "amount",
+        "recorded_by",
+        "recorded_at",
+        "note",
+    )
 
     def audit_chain_of(self):
         return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day
@@ -318,6 +330,9 @@ class RoundResult(models.Model):
     total_bet = models.DecimalField(**MONEY)
     players_net = models.DecimalField(**MONEY)
     theoretical_win = models.DecimalField(**MONEY, default=0)
+    # The boxes that won the round (their net above zero): a tip from one of them needs no
+    # note (docs/sources.md#tips).
+    winning_boxes = models.JSONField(default=list, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["gaming_day", "table"])]

@@ -156,9 +156,13 @@ def tip(request, table, table_role):
         forms.TipForm(request.POST, table=table),
         "tip",
         lambda data: services.tip_record(
-            table=table, actor=request.user, box=data["box"], amount=data["amount"]
+            table=table,
+            actor=request.user,
+            box=data["box"],
+            amount=data["amount"],
+            note=data["note"],
         ),
-        _("Tip recorded."),
+        _("Tip recorded: each chip knocked on the table three times, into the tip box."),
     )
 
 

@@ -391,6 +391,7 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
             total_bet=round_row.total_bet,
             players_net=round_row.players_net,
             theoretical_win=round_row.total_bet * (house_edge(ctx.table.rules) or 0),
+            winning_boxes=[box.number for box in state.engine.seats if box.net > 0],
         )
     replacement_hand_over_due(table=ctx.table)
 

@@ -233,3 +233,70 @@ def test_the_observer_holds_a_box_for_the_tables_time_or_less(observer_desk, tab
         assert error_text("bad_reservation_time", {"most": "20"}) == (
             "Hold the box for 1 to 20 minutes (the table's reservation time)."
         )
+
+
+# -- 13. tips: an open table, a box that won, the three knocks -------------------------------
+
+
+def _tip(client, table, **data):
+    from django.urls import reverse
+
+    return client.post(reverse("cashdesk:tip", args=[table.pk]), data)
+
+
+def test_a_tip_comes_from_a_box_that_won_the_last_round(client, dealer_desk, crew, table):
+    from cashdesk.models import RoundResult, Tip
+
+    table.chip_denominations = ["5", "25", "100"]
+    table.save()
+    dealer_desk.start_round({1: 100, 2: 100})
+    dealer_desk.ok("close-bets")
+    dealer_desk.cards("Th", "5c", "7d", "9c", "Tc")  # box 1: 19, box 2: 15; dealer 7
+    dealer_desk.ok("stand")
+    dealer_desk.ok("stand")
+    dealer_desk.cards("Ks")  # dealer 17: box 1 wins, box 2 loses
+    dealer_desk.ok("confirm-settlement")
+    assert RoundResult.objects.get().winning_boxes == [1]
+    client.force_login(crew["dealer"])
+    response = _tip(client, table, box="1", amount="25")
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()  # the dealer reads Russian
+    assert "три раза стукнули по столу и опустили в кассу чаевых" in page
+    refused = _tip(client, table, box="2", amount="25")
+    assert refused.status_code == 400
+    assert [(t.box, t.note) for t in Tip.objects.all()] == [(1, "")]
+    _tip(client, table, box="2", amount="25", note="gave from his own chips")
+    assert Tip.objects.filter(box=2).get().note == "gave from his own chips"
+
+
+def test_no_tip_without_a_round_unless_noted_and_none_at_a_closed_table(crew, table):
+    from django.core.exceptions import ValidationError
+
+    from cashdesk import services as cash
+    from cashdesk.models import Tip
+
+    with pytest.raises(ValidationError) as refusal:
+        cash.tip_record(table=table, actor=crew["dealer"], box=3, amount="10")
+    assert refusal.value.code == "tip_note_required"
+    cash.tip_record(table=table, actor=crew["dealer"], box=3, amount="10", note="regular")
+    table.status = Table.Status.CLOSING
+    table.save()
+    with pytest.raises(ValidationError) as closed:
+        cash.tip_record(table=table, actor=crew["dealer"], box=3, amount="10", note="regular")
+    assert closed.value.code == "table_closed"
+    assert Tip.objects.count() == 1
+
+
+def test_the_tip_form_prompts_the_three_knocks_in_both_languages(client, crew, table):
+    from django.urls import reverse
+
+    client.force_login(crew["dealer"])
+    pages = {}
+    for language in ("en", "ru"):
+        with translation.override(language):
+            response = client.get(
+                reverse("cashdesk:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language
+            )
+            pages[language] = response.content.decode()
+    assert "Knock each chip on the table three times" in pages["en"]
+    assert "три раза" in pages["ru"]
