@@ -83,6 +83,10 @@ MESSAGES = {
     "illegal_action": gettext_lazy("That action is not allowed at this moment."),
     "bets_closed": gettext_lazy("Bets are closed for this round."),
     "unknown_box": gettext_lazy("There is no box %(box)s at this table."),
+    "cut_not_entitled": gettext_lazy(
+        "The cut card came out at box %(entitled)s: that player cuts, unless he passes the "
+        'right to box %(box)s (tick "the right was passed").'
+    ),
     "bad_reservation_time": gettext_lazy(
         "Hold the box for 1 to %(most)s minutes (the table's reservation time)."
     ),

@@ -489,6 +489,11 @@ def _shuffle(ctx: _Context) -> None:
     entitled = None
     if previous is not None and previous.cut_card_out:
         entitled = previous.cut_card_out.get("box")  # None: the dealer chooses who cuts
+    # 000 (docs/sources.md#who-cuts): the entitled player cuts, or passes the right on.
+    passed = bool(fields.get("cut_passed")) and entitled is not None
+    passed = passed and cut_by is not None and cut_by != entitled
+    if entitled is not None and cut_by is not None and cut_by != entitled and not passed:
+        raise Refused("cut_not_entitled", entitled=entitled, box=cut_by)
     simulated = table.card_entry == Table.CardEntry.SIMULATED
     seed = secrets.token_hex(8) if simulated else ""
     if simulated:
@@ -510,6 +515,7 @@ def _shuffle(ctx: _Context) -> None:
         shuffled_by=ctx.actor,
         cut_entitled_box=entitled,
         cut_by_box=cut_by,
+        cut_passed=passed,
         cards_behind_cut=behind,
         burn_card=burn,
     )

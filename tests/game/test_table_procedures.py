@@ -220,9 +220,7 @@ def test_the_observer_holds_a_box_for_the_tables_time_or_less(observer_desk, tab
 
     observer_desk.ok("reserve", box=1, seat="Ivan")  # the table's time: twenty minutes
     observer_desk.ok("reserve", box=2, seat="Olga", minutes="5")
-    held = {
-        r.box: r.expires_at - r.placed_at for r in Reservation.objects.filter(table=table)
-    }
+    held = {r.box: r.expires_at - r.placed_at for r in Reservation.objects.filter(table=table)}
     assert held == {1: timedelta(minutes=20), 2: timedelta(minutes=5)}
     for minutes in ("21", "0", "five"):
         refused = observer_desk.send("reserve", box=3, minutes=minutes)
@@ -300,3 +298,58 @@ def test_the_tip_form_prompts_the_three_knocks_in_both_languages(client, crew, t
             pages[language] = response.content.decode()
     assert "Knock each chip on the table three times" in pages["en"]
     assert "три раза" in pages["ru"]
+
+
+# -- 8. who cuts -----------------------------------------------------------------------------
+
+
+def _cut_card_out_at(desk, where):
+    """A round in which the cut card comes out at box 4 (``"box"``) or during the dealer's
+    draw (``"dealer"``)."""
+    desk.start_round({1: 100, 4: 100})
+    desk.ok("close-bets")
+    desk.cards("Th", "Tc", "7d", "9c")
+    if where == "box":
+        desk.ok("cut-card-out", confirmed="1")  # the next card is box 4's
+    desk.cards("9d")
+    desk.ok("stand")
+    desk.ok("stand")
+    if where == "dealer":
+        desk.ok("cut-card-out", confirmed="1")
+    desk.cards("Ks")
+    desk.ok("confirm-settlement")
+
+
+def test_the_box_where_the_cut_card_came_out_cuts_or_passes_the_right(dealer_desk, table):
+    _cut_card_out_at(dealer_desk, "box")
+    refused = dealer_desk.send("shuffle", reason="cut_card", cards_behind_cut=90, cut_by_box=1)
+    assert not refused.ok and refused.code == "cut_not_entitled"
+    assert refused.params == {"entitled": "4", "box": "1"}
+    dealer_desk.ok("shuffle", reason="cut_card", cards_behind_cut=90, cut_by_box=1, cut_passed="1")
+    shoe = shoe_of(table)
+    assert (shoe.cut_entitled_box, shoe.cut_by_box, shoe.cut_passed) == (4, 1, True)
+
+
+def test_the_entitled_box_cuts_itself(dealer_desk, table):
+    _cut_card_out_at(dealer_desk, "box")
+    dealer_desk.ok("shuffle", reason="cut_card", cards_behind_cut=90, cut_by_box=4, cut_passed="1")
+    shoe = shoe_of(table)
+    assert (shoe.cut_entitled_box, shoe.cut_by_box, shoe.cut_passed) == (4, 4, False)
+
+
+def test_during_the_dealers_draw_the_dealer_chooses_who_cuts(dealer_desk, table):
+    _cut_card_out_at(dealer_desk, "dealer")
+    assert shoe_of(table).cut_card_out == {"dealer": True}
+    dealer_desk.ok("shuffle", reason="cut_card", cards_behind_cut=90, cut_by_box=1)
+    shoe = shoe_of(table)
+    assert (shoe.cut_entitled_box, shoe.cut_by_box, shoe.cut_passed) == (None, 1, False)
+
+
+def test_the_tablet_says_who_may_cut_in_both_languages(dealer_desk, table):
+    from game.publish import render_fragment, table_view
+
+    _cut_card_out_at(dealer_desk, "box")
+    view = table_view(table.pk)
+    texts = {language: render_fragment(view, "live", language) for language in ("en", "ru")}
+    assert "The cut card came out at box 4: that player cuts" in texts["en"]
+    assert "Карта-разрезка вышла на боксе 4" in texts["ru"]
