@@ -178,6 +178,10 @@ class TipForm(CashDeskForm):
         return box
 
 
+class CashInConfirmForm(CashDeskForm):
+    cash_in = IdField(message=_("No such record at this table."))
+
+
 class RecountForm(CashDeskForm):
     cash_in = IdField(message=_("No such record at this table."))
 

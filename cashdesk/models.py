@@ -101,6 +101,34 @@ class CashIn(Chained):
         return f"{self.table} {self.amount} {self.entered_at:%H:%M}"
 
 
+class CashInRegistration(Chained):
+    """The inspector's confirmation that he took a cash-in to the pit cash desk (document 000:
+    the cash goes «в кассу игрового зала через инспектора», who registers every cash-in):
+    one tap, his name and the time. The dealer gives the chips after it; a pit-desk cash-in
+    without it stays an open exception of the shift. Append-only."""
+
+    cash_in = models.OneToOneField(
+        CashIn, on_delete=models.PROTECT, related_name="registration", verbose_name=_("cash-in")
+    )
+    registered_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("confirmed by")
+    )
+    registered_at = models.DateTimeField(_("confirmed at"))
+
+    audit_fields = ("cash_in", "registered_by", "registered_at")
+
+    class Meta:
+        verbose_name = _("inspector's confirmation of a cash-in")
+        verbose_name_plural = _("inspector's confirmations of cash-ins")
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="cashinreg_audit_link")]
+
+    def audit_chain_of(self):
+        return self.cash_in.audit_chain_of()
+
+    def __str__(self) -> str:
+        return f"{self.cash_in_id}: {self.registered_at:%H:%M:%S}"
+
+
 class Tip(Chained):
     """Chips a player gave the dealing croupier, dropped into the tip box. Never table win."""
 

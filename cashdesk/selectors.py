@@ -397,6 +397,17 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
     ):
         if c.pk not in resolved["cash_in"]:
             out.append({"kind": "cash_in", "object": c, "code": c.status, "table": c.table})
+    # A pit-desk cash-in the inspector has not confirmed (document 000: through the inspector).
+    for c in CashIn.objects.filter(
+        **day,
+        status=CashIn.Status.CONFIRMED,
+        destination=CashIn.Destination.PIT_CASH_DESK,
+        registration__isnull=True,
+    ).select_related("table"):
+        if c.pk not in resolved["cash_in"]:
+            out.append(
+                {"kind": "cash_in", "object": c, "code": "awaiting_inspector", "table": c.table}
+            )
     for s in (
         Slip.objects.filter(**day)
         .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
@@ -466,7 +477,7 @@ def table_records(*, table: Table, gaming_day: dt.date) -> dict:
     """The inspector's register for one table and gaming day."""
     return {
         "cash_ins": CashIn.objects.filter(table=table, gaming_day=gaming_day).select_related(
-            "entered_by", "recounted_by"
+            "entered_by", "recounted_by", "registration__registered_by"
         ),
         "tips": Tip.objects.filter(table=table, gaming_day=gaming_day).select_related(
             "recorded_by"

@@ -15,6 +15,7 @@ from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
+    CashInRegistration,
     DropCount,
     GamingDayClose,
     Resolution,
@@ -156,6 +157,28 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
             )
         table_changed(row.table_id, duty=True)
     return row
+
+
+def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
+    """The inspector's one tap: he took this cash-in to the pit cash desk (document 000,
+    docs/sources.md#cash-in). Only a cash-in going to the pit cash desk; once."""
+    _require_table_role(actor, cash_in.table, TableRole.INSPECTOR)
+    with transaction.atomic():
+        row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
+        _require_day_open(row.gaming_day)
+        if row.destination != CashIn.Destination.PIT_CASH_DESK:
+            raise ValidationError(
+                _("This cash-in went into the table's cash box: nothing to take to the desk."),
+                code="not_through_inspector",
+            )
+        if CashInRegistration.objects.filter(cash_in=row).exists():
+            raise ValidationError(_("This cash-in is already confirmed."), code="signed")
+        registration = CashInRegistration(
+            cash_in=row, registered_by=actor, registered_at=timezone.now()
+        )
+        _save(registration)
+        table_changed(row.table_id, duty=True)
+    return registration
 
 
 def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
