@@ -83,6 +83,12 @@ MESSAGES = {
     "illegal_action": gettext_lazy("That action is not allowed at this moment."),
     "bets_closed": gettext_lazy("Bets are closed for this round."),
     "unknown_box": gettext_lazy("There is no box %(box)s at this table."),
+    "newcomer_free_box": gettext_lazy(
+        "New players took free boxes: %(seats)s. A newcomer takes a free box only with the "
+        "seated players' consent; a player who refuses bets on that box himself."
+    ),
+    "no_newcomer": gettext_lazy("No newcomer has taken box %(box)s."),
+    "not_seated": gettext_lazy("%(seat)s did not play the last round: not a seated player."),
     "cut_not_entitled": gettext_lazy(
         "The cut card came out at box %(entitled)s: that player cuts, unless he passes the "
         'right to box %(box)s (tick "the right was passed").'

@@ -46,6 +46,8 @@ LABELS = {
     "split_deal": _("Split hands get their second card"),
     "max_boxes_per_player": _("Boxes per player at most"),
     "cut_card": _("The cut card leaves behind it"),
+    "offer_double_9_11": _("The dealer offers the double on 9, 10 or 11"),
+    "newcomer_consent": _("A newcomer takes a free box with the seated players' consent"),
 }
 
 VALUE_LABELS = {

@@ -272,6 +272,13 @@ def _round_command(ctx: _Context) -> None:
         lone = state.lone_player(reserved_boxes(table=ctx.table))
         if lone is not None:
             raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
+    if action == "close-bets" and fields.get("newcomer_consent") != "agreed":
+        newcomers = state.newcomers()
+        if newcomers:  # document 000: the seated players' consent, recorded with close-bets
+            raise Refused(
+                "newcomer_free_box",
+                seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
+            )
     command = {"action": action, **fields}
     events = state.apply(command)
     _record(ctx, round_row, command, events, state)
@@ -417,6 +424,7 @@ def _open_round(ctx: _Context) -> None:
         "limits": {"min": str(table.min_bet), "max": str(table.max_bet)},
         "boxes": table.box_numbers,
         "shoe": shoe.state,
+        "seated": _seated(current, table),
     }
     state = live.TableRound(opening)
     version = ctx.next_version()
@@ -438,6 +446,15 @@ def _open_round(ctx: _Context) -> None:
     )
     live_row.current_round = round_row
     ctx.round_open = True
+
+
+def _seated(last_round: Round | None, table: Table) -> list[str]:
+    """The players (seat labels) of the table's last round since it opened: a newcomer takes
+    a free box only with their consent (docs/sources.md#newcomer-free-box)."""
+    if last_round is None or (table.opened_at and last_round.opened_at < table.opened_at):
+        return []
+    state = live.TableRound.from_dict(last_round.snapshot)
+    return sorted({share.seat for shares in state.shares.values() for share in shares})
 
 
 def _next_number(model, table) -> int:

@@ -26,6 +26,8 @@ BOOLS = (
     "hit_split_aces",
     "three_sevens",
     "blackjack_beats_dealer_blackjack",
+    "offer_double_9_11",
+    "newcomer_consent",
 )
 PAYS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset((9, 10, 11)), "10-11": frozenset((10, 11))}
@@ -49,8 +51,10 @@ class Rules:
       hands' second cards at once, 003); cut_card ``quarter-third``/``near-end`` (where the
       cut card goes: 1/4 to 1/3 of the pack behind it, 000; near the end, up to fifty cards,
       003); max_boxes_per_player (0-7, 0 = no limit: the boxes one player may bet on, 004: 3).
-      The last two are the live table's (``game.cuts``, ``game.live``): the round never reads
-      them.
+      offer_double_9_11 (002: the dealer himself offers the double on a first two cards of 9,
+      10 or 11: a prompt); newcomer_consent (000: a newcomer takes a free box only with the
+      seated players' consent). The last four are the live table's (``game.cuts``,
+      ``game.live``, ``game.presenters``): the round never reads them.
 
     A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
     splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.
@@ -78,6 +82,8 @@ class Rules:
     # document (docs/engine.md, "Table procedures"); the round itself never reads them.
     cut_card: str = "quarter-third"
     max_boxes_per_player: int = 0
+    offer_double_9_11: bool = True
+    newcomer_consent: bool = True
     # Derived once, for the hot path.
     bj_ratio: Decimal = field(init=False, compare=False, repr=False)
     double_totals: frozenset | None = field(init=False, compare=False, repr=False)
@@ -213,6 +219,7 @@ PRESETS: dict[str, Rules] = {
         split_blackjack="instant-win",
         split_deal="both-hands",
         cut_card="near-end",
+        offer_double_9_11=False,
     ),
     # Document 004: both dealer cards open, H17, Blackjack 1:1 even against a dealer Blackjack,
     # the dealer wins ties, no insurance, double on two cards; a player bets on 3 boxes at most.
@@ -226,5 +233,6 @@ PRESETS: dict[str, Rules] = {
         three_sevens=False,
         blackjack_beats_dealer_blackjack=True,
         max_boxes_per_player=3,
+        offer_double_9_11=False,
     ),
 }

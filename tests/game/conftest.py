@@ -24,6 +24,8 @@ class Desk:
             # Most round tests seat one player on a few boxes: the croupier has told him the
             # occupancy rule (tests/tables/test_occupancy.py checks the prompt itself).
             fields.setdefault("occupancy_acknowledged", "1")
+            # ... and the seated players agreed to any newcomer (test_table_procedures.py).
+            fields.setdefault("newcomer_consent", "agreed")
         command = {
             "id": str(command_id or uuid.uuid4()),
             "expected_version": self.version if expected_version is None else expected_version,

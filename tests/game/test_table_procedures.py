@@ -353,3 +353,122 @@ def test_the_tablet_says_who_may_cut_in_both_languages(dealer_desk, table):
     texts = {language: render_fragment(view, "live", language) for language in ("en", "ru")}
     assert "The cut card came out at box 4: that player cuts" in texts["en"]
     assert "Карта-разрезка вышла на боксе 4" in texts["ru"]
+
+
+# -- 14. a newcomer on a free box; the dealer's double offer on 9-11 -------------------------
+
+
+def _round_with(desk, bets):
+    """A betting round with ``bets`` ({box: seat}), 100 each."""
+    desk.ok("open-round")
+    for box, seat in bets.items():
+        desk.ok("bet", box=box, seat=seat, stake="100")
+
+
+def _finish_two_box_round(desk):
+    desk.ok("close-bets")
+    desk.cards("Th", "Tc", "7d", "9c", "9d")
+    desk.ok("stand")
+    desk.ok("stand")
+    desk.cards("Ks")
+    desk.ok("confirm-settlement")
+
+
+def test_a_newcomer_takes_a_free_box_with_the_seated_players_consent(dealer_desk, table):
+    from game.models import RoundEvent
+    from tests.game.conftest import current_round
+
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _round_with(dealer_desk, {1: "Anna", 2: "Boris"})
+    _finish_two_box_round(dealer_desk)
+    _round_with(dealer_desk, {1: "Anna", 3: "Vera"})  # Vera is new, box 3 was free
+    refused = dealer_desk.send("close-bets", newcomer_consent="")
+    assert not refused.ok and refused.code == "newcomer_free_box"
+    assert refused.params == {"seats": "Vera (3)"}
+    with translation.override("en"):
+        assert error_text(refused.code, refused.params).startswith(
+            "New players took free boxes: Vera (3)."
+        )
+    dealer_desk.ok("close-bets", newcomer_consent="agreed")
+    event = RoundEvent.objects.filter(round=current_round(table), type="close-bets").get()
+    assert event.payload["command"]["newcomer_consent"] == "agreed"
+
+
+def test_a_refusing_player_bets_on_the_free_box_himself(dealer_desk, table):
+    from game.live import TableRound
+    from tests.game.conftest import current_round
+
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _round_with(dealer_desk, {1: "Anna", 2: "Boris"})
+    _finish_two_box_round(dealer_desk)
+    _round_with(dealer_desk, {1: "Anna", 2: "Boris", 3: "Vera"})
+    not_seated = dealer_desk.send("newcomer-refused", box=3, seat="Gleb", stake="50")
+    assert not not_seated.ok and not_seated.code == "not_seated"
+    dealer_desk.ok("newcomer-refused", box=3, seat="Boris", stake="50")
+    state = TableRound.from_dict(current_round(table).snapshot)
+    assert [(s.seat, str(s.stake)) for s in state.shares[3]] == [("Boris", "50")]
+    assert state.newcomers() == []
+    dealer_desk.ok("close-bets", newcomer_consent="")  # nobody new is left on a free box
+
+
+def test_no_consent_at_the_first_round_or_where_the_house_turns_it_off(staffed_table):
+    table, desks = staffed_table(6, rules={"preset": "standard", "newcomer_consent": False})
+    desk = desks["dealer"]
+    desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _round_with(desk, {1: "Anna", 2: "Boris"})  # the first round: nobody is seated yet
+    _finish_two_box_round(desk)
+    _round_with(desk, {1: "Anna", 3: "Vera"})
+    desk.ok("close-bets", newcomer_consent="")
+
+
+def test_the_tablet_prompts_the_newcomer_rule_in_both_languages(dealer_desk, table):
+    from game.publish import render_fragment, table_view
+
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _round_with(dealer_desk, {1: "Anna", 2: "Boris"})
+    _finish_two_box_round(dealer_desk)
+    _round_with(dealer_desk, {1: "Anna", 3: "Vera"})
+    view = table_view(table.pk)
+    texts = {language: render_fragment(view, "live", language) for language in ("en", "ru")}
+    assert 'data-testid="newcomer-prompt"' in texts["en"]
+    assert "A newcomer takes a free box only with the seated players" in texts["en"]
+    assert "согласия" in texts["ru"]
+    assert 'name="newcomer_consent" value="agreed"' in texts["en"]
+
+
+def _double_prompt_shown(desk, table, cards):
+    from game.publish import render_fragment, table_view
+
+    desk.start_round({1: 100})
+    desk.ok("close-bets")
+    desk.cards(*cards)
+    view = table_view(table.pk)
+    return view["double_offer"], {
+        language: render_fragment(view, "live", language) for language in ("en", "ru")
+    }
+
+
+@pytest.mark.parametrize(
+    ("cards", "offered"), [(("5h", "7d", "6c"), True), (("Th", "7d", "6c"), False)]
+)
+def test_the_dealer_offers_the_double_on_9_to_11_in_the_standard_game(
+    dealer_desk, table, cards, offered
+):
+    shown, texts = _double_prompt_shown(dealer_desk, table, cards)  # 5+6 = 11; T+6 = 16
+    assert shown is offered
+    assert ('data-testid="double-offer"' in texts["en"]) is offered
+    if offered:
+        assert "offer the double (9, 10 or 11)" in texts["en"]
+        assert "предложите удвоение" in texts["ru"]
+
+
+def test_no_double_offer_prompt_where_the_document_has_none_or_the_house_turns_it_off(
+    staffed_table,
+):
+    for number, rules in (
+        (6, {"preset": "open-cards"}),
+        (7, {"preset": "standard", "offer_double_9_11": False}),
+    ):
+        table, desks = staffed_table(number, rules=rules)
+        shown, _ = _double_prompt_shown(desks["dealer"], table, ("5h", "7d", "6c", "9s"))
+        assert shown is False
