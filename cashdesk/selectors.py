@@ -498,12 +498,23 @@ def slips_to_issue():
 def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict:
     """One table's cash-ins (count and amount) and tips in one shift: the inspector's tile."""
     cash = CashIn.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
-        s=Sum("amount"), n=Count("pk")
+        s=Sum("amount"),
+        n=Count("pk"),
+        # pit-desk cash-ins the inspector has not confirmed yet (document 000)
+        to_confirm=Count(
+            "pk",
+            filter=Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True),
+        ),
     )
     tips = Tip.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
         s=Sum("amount")
     )
-    return {"cash_ins": _q(cash["s"]), "cash_in_count": cash["n"], "tips": _q(tips["s"])}
+    return {
+        "cash_ins": _q(cash["s"]),
+        "cash_in_count": cash["n"],
+        "cash_ins_to_confirm": cash["to_confirm"],
+        "tips": _q(tips["s"]),
+    }
 
 
 def recounts_by(*, table: Table, person, gaming_day: dt.date, limit: int = 50):

@@ -67,3 +67,17 @@ def test_only_the_tables_inspector_confirms(cash_table, crew):
         with pytest.raises(ValidationError):
             services.cash_in_inspector_confirm(cash_in=cash_in, actor=crew[person])
     assert not CashInRegistration.objects.exists()
+
+
+def test_the_inspectors_tile_counts_the_cash_ins_he_has_to_confirm(cash_table, crew):
+    from game.publish import render_fragment, table_view
+
+    cash_in = _enter(cash_table, crew, CashIn.Destination.PIT_CASH_DESK)
+    _enter(cash_table, crew, CashIn.Destination.CASH_BOX)
+    view = table_view(cash_table.pk)
+    assert view["dashboard"]["cash_ins_to_confirm"] == 1
+    tiles = {language: render_fragment(view, "tile", language) for language in ("en", "ru")}
+    assert "1 cash-in to confirm" in tiles["en"]
+    assert "подтвердить" in tiles["ru"]
+    services.cash_in_inspector_confirm(cash_in=cash_in, actor=crew["inspector"])
+    assert table_view(cash_table.pk)["dashboard"]["cash_ins_to_confirm"] == 0
