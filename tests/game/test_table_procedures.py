@@ -472,3 +472,17 @@ def test_no_double_offer_prompt_where_the_document_has_none_or_the_house_turns_i
         table, desks = staffed_table(number, rules=rules)
         shown, _ = _double_prompt_shown(desks["dealer"], table, ("5h", "7d", "6c", "9s"))
         assert shown is False
+
+
+def test_the_replay_says_the_consent_and_the_refusal_in_words():
+    from game.replay import step_text
+
+    with translation.override("en"):
+        agreed = step_text("close-bets", {"newcomer_consent": "agreed"}, [])
+        refused = step_text(
+            "newcomer-refused",
+            {"box": "3", "seat": "Boris", "stake": "50"},
+            [{"kind": "newcomer_refused", "box": 3, "seat": "Boris", "newcomer": "Vera"}],
+        )
+    assert agreed == "Bets closed (the seated players agreed to the newcomers)"
+    assert refused == "Box 3: Boris refused the newcomer Vera and stakes 50.00"
