@@ -165,6 +165,7 @@ class CashInForm(CashDeskForm):
 class TipForm(CashDeskForm):
     box = IdField(message=_("Choose a box."))
     amount = AmountField()
+    note = forms.CharField(required=False, max_length=500)
 
     def __init__(self, *args, table: Table, **kwargs):
         super().__init__(*args, **kwargs)
@@ -175,6 +176,10 @@ class TipForm(CashDeskForm):
         if box not in self.table.box_numbers:
             raise ValidationError(_("There is no box %(box)s at this table.") % {"box": box})
         return box
+
+
+class CashInConfirmForm(CashDeskForm):
+    cash_in = IdField(message=_("No such record at this table."))
 
 
 class RecountForm(CashDeskForm):

@@ -101,6 +101,34 @@ class CashIn(Chained):
         return f"{self.table} {self.amount} {self.entered_at:%H:%M}"
 
 
+class CashInRegistration(Chained):
+    """The inspector's confirmation that he took a cash-in to the pit cash desk (document 000:
+    the cash goes «в кассу игрового зала через инспектора», who registers every cash-in):
+    one tap, his name and the time. The dealer gives the chips after it; a pit-desk cash-in
+    without it stays an open exception of the shift. Append-only."""
+
+    cash_in = models.OneToOneField(
+        CashIn, on_delete=models.PROTECT, related_name="registration", verbose_name=_("cash-in")
+    )
+    registered_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("confirmed by")
+    )
+    registered_at = models.DateTimeField(_("confirmed at"))
+
+    audit_fields = ("cash_in", "registered_by", "registered_at")
+
+    class Meta:
+        verbose_name = _("inspector's confirmation of a cash-in")
+        verbose_name_plural = _("inspector's confirmations of cash-ins")
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="cashinreg_audit_link")]
+
+    def audit_chain_of(self):
+        return self.cash_in.audit_chain_of()
+
+    def __str__(self) -> str:
+        return f"{self.cash_in_id}: {self.registered_at:%H:%M:%S}"
+
+
 class Tip(Chained):
     """Chips a player gave the dealing croupier, dropped into the tip box. Never table win."""
 
@@ -115,6 +143,9 @@ class Tip(Chained):
         USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
     )
     recorded_at = models.DateTimeField(_("recorded at"))
+    # Why a box that did not win the table's last round gives a tip (document 000: a tip is
+    # a part of a win).
+    note = models.CharField(_("note"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("tip")
@@ -125,7 +156,16 @@ class Tip(Chained):
             models.Index(fields=["gaming_day", "table"]),
         ]
 
-    audit_fields = ("table", "gaming_day", "shift", "box", "amount", "recorded_by", "recorded_at")
+    audit_fields = (
+        "table",
+        "gaming_day",
+        "shift",
+        "box",
+        "amount",
+        "recorded_by",
+        "recorded_at",
+        "note",
+    )
 
     def audit_chain_of(self):
         return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day
@@ -318,6 +358,9 @@ class RoundResult(models.Model):
     total_bet = models.DecimalField(**MONEY)
     players_net = models.DecimalField(**MONEY)
     theoretical_win = models.DecimalField(**MONEY, default=0)
+    # The boxes that won the round (their net above zero): a tip from one of them needs no
+    # note (docs/sources.md#tips).
+    winning_boxes = models.JSONField(default=list, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["gaming_day", "table"])]

@@ -398,11 +398,17 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
         resolved[kind].add(object_id)
     day = {} if gaming_day is None else {"gaming_day": gaming_day}
     out = []
+    # Not recounted or mismatched; or, recounted, a pit-desk cash-in the inspector has not
+    # confirmed (document 000: the cash goes to the pit cash desk through the inspector).
+    unconfirmed = Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True)
     for c in (
-        CashIn.objects.filter(**day).exclude(status=CashIn.Status.CONFIRMED).select_related("table")
+        CashIn.objects.filter(**day)
+        .filter(~Q(status=CashIn.Status.CONFIRMED) | unconfirmed)
+        .select_related("table")
     ):
         if c.pk not in resolved["cash_in"]:
-            out.append({"kind": "cash_in", "object": c, "code": c.status, "table": c.table})
+            code = c.status if c.status != CashIn.Status.CONFIRMED else "awaiting_inspector"
+            out.append({"kind": "cash_in", "object": c, "code": code, "table": c.table})
     for s in (
         Slip.objects.filter(**day)
         .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
@@ -472,7 +478,7 @@ def table_records(*, table: Table, gaming_day: dt.date) -> dict:
     """The inspector's register for one table and gaming day."""
     return {
         "cash_ins": CashIn.objects.filter(table=table, gaming_day=gaming_day).select_related(
-            "entered_by", "recounted_by"
+            "entered_by", "recounted_by", "registration__registered_by"
         ),
         "tips": Tip.objects.filter(table=table, gaming_day=gaming_day).select_related(
             "recorded_by"
@@ -498,12 +504,23 @@ def slips_to_issue():
 def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict:
     """One table's cash-ins (count and amount) and tips in one shift: the inspector's tile."""
     cash = CashIn.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
-        s=Sum("amount"), n=Count("pk")
+        s=Sum("amount"),
+        n=Count("pk"),
+        # pit-desk cash-ins the inspector has not confirmed yet (document 000)
+        to_confirm=Count(
+            "pk",
+            filter=Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True),
+        ),
     )
     tips = Tip.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
         s=Sum("amount")
     )
-    return {"cash_ins": _q(cash["s"]), "cash_in_count": cash["n"], "tips": _q(tips["s"])}
+    return {
+        "cash_ins": _q(cash["s"]),
+        "cash_in_count": cash["n"],
+        "cash_ins_to_confirm": cash["to_confirm"],
+        "tips": _q(tips["s"]),
+    }
 
 
 def recounts_by(*, table: Table, person, gaming_day: dt.date, limit: int = 50):

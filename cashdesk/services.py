@@ -15,6 +15,7 @@ from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
+    CashInRegistration,
     DropCount,
     GamingDayClose,
     Resolution,
@@ -158,9 +159,35 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
     return row
 
 
-def tip_record(*, table: Table, actor, box, amount) -> Tip:
-    """Chips given to the dealing croupier into the tip box."""
+def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
+    """The inspector's one tap: he took this cash-in to the pit cash desk (document 000,
+    docs/sources.md#cash-in). Only a cash-in going to the pit cash desk; once."""
+    _require_table_role(actor, cash_in.table, TableRole.INSPECTOR)
+    with transaction.atomic():
+        row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
+        _require_day_open(row.gaming_day)
+        if row.destination != CashIn.Destination.PIT_CASH_DESK:
+            raise ValidationError(
+                _("This cash-in went into the table's cash box: nothing to take to the desk."),
+                code="not_through_inspector",
+            )
+        if CashInRegistration.objects.filter(cash_in=row).exists():
+            raise ValidationError(_("This cash-in is already confirmed."), code="signed")
+        registration = CashInRegistration(
+            cash_in=row, registered_by=actor, registered_at=timezone.now()
+        )
+        _save(registration)
+        table_changed(row.table_id, duty=True)
+    return registration
+
+
+def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
+    """Chips given to the dealing croupier into the tip box (document 000,
+    docs/sources.md#tips): only at an open table, and — a tip being a part of a win — from a
+    box that won the table's last round, or with a note saying why."""
     _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
+    if table.status != Table.Status.OPEN:
+        raise ValidationError(_("The table is not open."), code="table_closed")
     value = money(amount)
     try:
         box_number = int(box)
@@ -168,6 +195,17 @@ def tip_record(*, table: Table, actor, box, amount) -> Tip:
         raise ValidationError(_("Choose a box."), code="bad_box")
     if box_number not in table.box_numbers:
         raise ValidationError(_("There is no box %(box)s at this table.") % {"box": box})
+    note = (note or "").strip()[:500]
+    last = RoundResult.objects.filter(table=table).order_by("-closed_at", "-pk").first()
+    if not note and (last is None or box_number not in last.winning_boxes):
+        raise ValidationError(
+            _(
+                "Box %(box)s did not win the last round: a tip is part of a win. Write a "
+                "note saying why to record it."
+            )
+            % {"box": box_number},
+            code="tip_note_required",
+        )
     now = timezone.now()
     _require_day_open(gaming_day_of(now))
     with transaction.atomic():
@@ -179,6 +217,7 @@ def tip_record(*, table: Table, actor, box, amount) -> Tip:
             amount=value,
             recorded_by=actor,
             recorded_at=now,
+            note=note,
         )
         _save(tip)
         table_changed(table.pk, duty=True)  # the tile shows the shift's tips
@@ -375,6 +414,7 @@ def round_result_record(
     total_bet: Decimal,
     players_net: Decimal,
     theoretical_win: Decimal,
+    winning_boxes=(),
 ) -> RoundResult:
     """A closed round's figures for the reports, written by the live table's write path in
     the transaction that closes the round: exactly once per round, with it or not at all.
@@ -389,6 +429,7 @@ def round_result_record(
         total_bet=total_bet,
         players_net=players_net,
         theoretical_win=theoretical_win.quantize(CENT),
+        winning_boxes=sorted(winning_boxes),
     )
     result.save()
     return result

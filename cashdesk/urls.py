@@ -18,6 +18,7 @@ urlpatterns = [
     path("tables/<int:table_id>/cash-in/", views.cash_in, name="cash_in"),
     path("tables/<int:table_id>/tip/", views.tip, name="tip"),
     path("tables/<int:table_id>/recount/", views.recount, name="recount"),
+    path("tables/<int:table_id>/cash-in/confirm/", views.cash_in_confirm, name="cash_in_confirm"),
     path("tables/<int:table_id>/slips/request/", views.slip_request, name="slip_request"),
     path("tables/<int:table_id>/slips/receive/", views.slip_receive, name="slip_receive"),
     path("tables/<int:table_id>/slips/void/", views.slip_void, name="slip_void"),

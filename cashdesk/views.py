@@ -142,7 +142,14 @@ def cash_in(request, table, table_role):
             player_card=data["player_card"],
             destination=data["destination"],
         ),
-        _("Cash-in entered: the observing croupier recounts it."),
+        lambda row: (
+            _(
+                "Cash-in entered: the inspector takes the cash to the pit cash desk — give the "
+                "chips once he has confirmed it."
+            )
+            if row.destination == CashIn.Destination.PIT_CASH_DESK
+            else _("Cash-in entered: the observing croupier recounts it.")
+        ),
     )
 
 
@@ -156,9 +163,13 @@ def tip(request, table, table_role):
         forms.TipForm(request.POST, table=table),
         "tip",
         lambda data: services.tip_record(
-            table=table, actor=request.user, box=data["box"], amount=data["amount"]
+            table=table,
+            actor=request.user,
+            box=data["box"],
+            amount=data["amount"],
+            note=data["note"],
         ),
-        _("Tip recorded."),
+        _("Tip recorded: each chip knocked on the table three times, into the tip box."),
     )
 
 
@@ -198,6 +209,23 @@ def recount(request, table, table_role):
             notes=data["notes"],
         ),
         _recounted,
+    )
+
+
+@require_POST
+@table_required(TableRole.INSPECTOR)
+def cash_in_confirm(request, table, table_role):
+    """The inspector's one tap: the pit-desk cash-in is taken (document 000)."""
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.CashInConfirmForm(request.POST),
+        "cash_in_confirm",
+        lambda data: services.cash_in_inspector_confirm(
+            cash_in=_object(CashIn, table, data["cash_in"]), actor=request.user
+        ),
+        _("Cash-in confirmed: the dealer gives the chips."),
     )
 
 

@@ -1,12 +1,24 @@
-"""Where the cut card may go (docs/sources.md#cut-card-position): ¼ to ⅓ of the pack behind it."""
+"""Where the cut card may go (docs/sources.md#cut-card-position): by the rule set's
+``cut_card`` — ¼ to ⅓ of the pack behind it, or near the end with up to fifty cards behind it
+(the hole-card game)."""
 
 import math
 
+# docs/sources.md#cut-card-position: «ближе к концу, отделяя некоторое количество карт (до пятидесяти)».
+NEAR_END_MOST = 50
+# The hole-card document gives no least number: a house decision (docs/engine.md, "Table procedures") — half a
+# deck, so that the round in which the cut card comes out can still be finished from the shoe.
+NEAR_END_LEAST = 26
 
-def cut_limits(decks: int) -> tuple[int, int]:
-    """Cards the cut card may leave behind it: 1/4 to 1/3 of the pack
-    (docs/sources.md#cut-card-position)."""
+
+def cut_limits(decks: int, cut_card: str = "quarter-third") -> tuple[int, int]:
+    """Cards the cut card may leave behind it (docs/sources.md#cut-card-position): 1/4 to 1/3
+    of the pack (``quarter-third``), or 26 to 50 cards (``near-end``; never more than half of
+    a small pack)."""
     size = decks * 52
+    if cut_card == "near-end":
+        high = min(NEAR_END_MOST, size // 2)
+        return min(NEAR_END_LEAST, high), high
     return math.ceil(size / 4), size // 3
 
 

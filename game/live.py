@@ -51,6 +51,7 @@ ENGINE_COMMANDS = {
 }
 TABLE_COMMANDS = {
     "bet",
+    "newcomer-refused",
     "remove-share",
     "correct-card",
     "cut-card-out",
@@ -161,6 +162,8 @@ class TableRound:
         out = {k for k in kinds if k in ENGINE_COMMANDS or k == "card"}
         if "bet" in kinds:
             out |= {"bet", "remove-share"}
+            if self.newcomers():
+                out.add("newcomer-refused")
         if self.last_was_card:
             out.add("correct-card")
         if self.cut_card_out is None and self.status in ("dealing", "players", "dealer"):
@@ -251,6 +254,7 @@ class TableRound:
                 share.player_card = player_card or share.player_card
                 break
         else:
+            self._check_box_limit(box, seat, player_card)
             if len(shares) >= MAX_SHARES_PER_BOX:
                 raise LiveError(
                     f"Box {box} already has three players: no more can share it",
@@ -259,6 +263,75 @@ class TableRound:
                 )
             shares.append(Share(seat, stake, player_card))
         return self._set_box(box, shares)
+
+    def newcomers(self) -> list[dict]:
+        """Document 000 (docs/sources.md#newcomer-free-box): boxes taken by a newcomer — an
+        owner whose seat label had no stake in the table's last round while others had —
+        which he may take only with the seated players' consent: ``[{"box", "seat"}]``."""
+        rules = self.opening.get("rules")
+        if isinstance(rules, dict) and not rules.get("newcomer_consent", True):
+            return []
+        seated = set(self.opening.get("seated") or ())
+        if not seated:
+            return []
+        return [
+            {"box": box, "seat": shares[0].seat}
+            for box, shares in sorted(self.shares.items())
+            if shares and shares[0].seat not in seated
+        ]
+
+    def _cmd_newcomer_refused(self, command: dict) -> list[dict]:
+        """A seated player refused a newcomer his free box: he bets on it himself, and the
+        newcomer's stake leaves the box (document 000)."""
+        if self.status != "betting":
+            raise LiveError("Bets are closed", code="bets_closed")
+        box = _int(command.get("box"))
+        seat = str(command.get("seat") or "").strip()[:SEAT_MAX_LENGTH]
+        newcomer = next((n for n in self.newcomers() if n["box"] == box), None)
+        if newcomer is None:
+            raise LiveError(f"No newcomer on box {box}", code="no_newcomer", box=box)
+        if seat not in set(self.opening.get("seated") or ()):
+            raise LiveError(
+                f"{seat!r} had no stake in the last round: not a seated player",
+                code="not_seated",
+                seat=seat,
+            )
+        stake = _chips(command.get("stake"), "stake")
+        if stake <= 0:
+            raise LiveError("A stake must be more than zero", code="bad_amount", amount=str(stake))
+        self._check_box_limit(box, seat, "")
+        events = self._set_box(box, [Share(seat, stake)])
+        return [
+            *events,
+            {"kind": "newcomer_refused", "box": box, "seat": seat, "newcomer": newcomer["seat"]},
+        ]
+
+    def _check_box_limit(self, box: int, seat: str, player_card: str) -> None:
+        """Document 004 (docs/sources.md#box-shared-by-up-to-three): a player bets on at most
+        ``max_boxes_per_player`` boxes (0: any number, as 000 says). A player is his player
+        card where the croupier entered one, else his seat label."""
+        rules = self.opening.get("rules")
+        limit = rules.get("max_boxes_per_player", 0) if isinstance(rules, dict) else 0
+        if not limit:
+            return
+
+        def same_player(share: Share) -> bool:
+            return share.seat == seat or bool(player_card and share.player_card == player_card)
+
+        boxes = {
+            number
+            for number, shares in self.shares.items()
+            if number != box and any(same_player(s) for s in shares)
+        }
+        if len(boxes) >= limit:
+            raise LiveError(
+                f"{seat} already bets on {len(boxes)} boxes: {limit} at most",
+                code="box_limit",
+                box=box,
+                seat=seat,
+                limit=limit,
+                boxes=", ".join(str(n) for n in sorted(boxes)),
+            )
 
     def _cmd_remove_share(self, command: dict) -> list[dict]:
         box = _int(command.get("box"))

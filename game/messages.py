@@ -33,7 +33,9 @@ MESSAGES = {
         "The cut card must leave between %(low)s and %(high)s cards behind it."
     ),
     "reshuffle_limit": gettext_lazy(
-        "A player's re-shuffle is allowed once per shoe (unless one player is alone at the table)."
+        "This shoe was already re-shuffled at a player's request: once per shoe. Only a "
+        "player alone at the table may ask again (players in the last round: "
+        "%(players)s)."
     ),
     "burn_card_required": gettext_lazy("This game burns the first card: enter the burnt card."),
     "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),
@@ -94,6 +96,23 @@ MESSAGES = {
     "illegal_action": gettext_lazy("That action is not allowed at this moment."),
     "bets_closed": gettext_lazy("Bets are closed for this round."),
     "unknown_box": gettext_lazy("There is no box %(box)s at this table."),
+    "newcomer_free_box": gettext_lazy(
+        "New players took free boxes: %(seats)s. A newcomer takes a free box only with the "
+        "seated players' consent; a player who refuses bets on that box himself."
+    ),
+    "no_newcomer": gettext_lazy("No newcomer has taken box %(box)s."),
+    "not_seated": gettext_lazy("%(seat)s did not play the last round: not a seated player."),
+    "cut_not_entitled": gettext_lazy(
+        "The cut card came out at box %(entitled)s: that player cuts, unless he passes the "
+        'right to box %(box)s (tick "the right was passed").'
+    ),
+    "bad_reservation_time": gettext_lazy(
+        "Hold the box for 1 to %(most)s minutes (the table's reservation time)."
+    ),
+    "box_limit": gettext_lazy(
+        "Box %(box)s: %(seat)s already bets on boxes %(boxes)s — a player bets on %(limit)s "
+        "boxes at most at this table."
+    ),
     "bet_under_minimum": gettext_lazy(
         "Box %(box)s: the bet %(amount)s is under the table minimum %(min)s."
     ),

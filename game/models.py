@@ -43,6 +43,8 @@ class Shoe(models.Model):
         _("box entitled to cut"), null=True, blank=True
     )
     cut_by_box = models.PositiveSmallIntegerField(_("cut by box"), null=True, blank=True)
+    # The entitled player passed his right to cut to the player at ``cut_by_box`` (000).
+    cut_passed = models.BooleanField(_("the right to cut was passed"), default=False)
     cards_behind_cut = models.PositiveSmallIntegerField(_("cards behind the cut card"))
     burn_card = models.CharField(_("burnt card"), max_length=3, blank=True)
     cut_card_out = models.JSONField(_("cut card came out at"), null=True, blank=True)

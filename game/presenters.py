@@ -124,6 +124,8 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "players_net": engine.net,
         "house_net": -engine.net,
         "lone_player": state.lone_player(reserved) if state.status == "betting" else None,
+        "newcomers": state.newcomers() if state.status == "betting" else [],
+        "double_offer": _double_offer(state, legal),
     }
     return view
 
@@ -136,7 +138,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN
-    cut_low, cut_high = cut_limits(rules.decks)
+    cut_low, cut_high = cut_limits(rules.decks, rules.cut_card)
     view = {
         "table": table,
         "table_id": table.pk,
@@ -171,6 +173,17 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
         settle_instructions(view["boxes"], table.chip_denominations)
     view["legal_list"] = " ".join(sorted(view["legal"] | idle))
     return view
+
+
+def _double_offer(state: live.TableRound, legal) -> bool:
+    """Document 002 (docs/sources.md#double): on a first two cards of 9, 10 or 11 the dealer
+    himself offers the double — a prompt for that hand (rule key ``offer_double_9_11``)."""
+    if state.status != "players" or "double" not in legal:
+        return False
+    if not getattr(state.engine.rules, "offer_double_9_11", False):
+        return False
+    hand = state.engine.current_hand()
+    return hand is not None and len(hand.cards) == 2 and hand.total in (9, 10, 11)
 
 
 def _dealer_view(state: live.TableRound) -> dict:

@@ -121,7 +121,17 @@ def step_text(action: str, command: dict, events: list[dict]) -> str:
             "box": c.get("box"),
             "seat": c.get("seat"),
         }
+    if action == "newcomer-refused":
+        refused = _first(events, "newcomer_refused")
+        return _("Box %(box)s: %(seat)s refused the newcomer %(newcomer)s and stakes %(stake)s") % {
+            "box": c.get("box"),
+            "seat": c.get("seat"),
+            "newcomer": refused.get("newcomer", "?"),
+            "stake": money(c.get("stake")),
+        }
     if action == "close-bets":
+        if c.get("newcomer_consent") == "agreed":
+            return _("Bets closed (the seated players agreed to the newcomers)")
         return _("Bets closed")
     if action == "card":
         text = _cards_text(events)

@@ -18,7 +18,7 @@ from game.engine import PRESETS, Rules, RulesError
 from game.engine.rules import BOOLS, CHOICES, KEYS
 
 # Whole-number keys and the values the engine takes (Rules._validate).
-NUMBERS = {"decks": range(1, 9), "max_hands": range(1, 5)}
+NUMBERS = {"decks": range(1, 9), "max_hands": range(1, 5), "max_boxes_per_player": range(0, 8)}
 
 PRESET_LABELS = {
     "standard": _("Standard: one dealer card, all face up (documents 002 and 000)"),
@@ -45,6 +45,9 @@ LABELS = {
     "split_blackjack": _("A 21 of two cards on a split hand"),
     "split_deal": _("Split hands get their second card"),
     "max_boxes_per_player": _("Boxes per player at most"),
+    "cut_card": _("The cut card leaves behind it"),
+    "offer_double_9_11": _("The dealer offers the double on 9, 10 or 11"),
+    "newcomer_consent": _("A newcomer takes a free box with the seated players' consent"),
 }
 
 VALUE_LABELS = {
@@ -62,6 +65,9 @@ VALUE_LABELS = {
     ("split_blackjack", "instant-win"): _("an instant win, paid 1:1 at once"),
     ("split_deal", "in-turn"): _("when its turn comes"),
     ("split_deal", "both-hands"): _("both at once, right after the split"),
+    ("cut_card", "quarter-third"): _("a quarter to a third of the pack"),
+    ("cut_card", "near-end"): _("26 to 50 cards, near the end"),
+    ("max_boxes_per_player", 0): _("no limit"),
 }
 
 # The engine's refusals by the key they name, in words (the engine speaks English only).
@@ -77,6 +83,7 @@ REFUSALS = {
         "aces must be off."
     ),
     "decks": _("Choose 1 to 8 decks."),
+    "max_boxes_per_player": _("Choose 0 (no limit) to 7 boxes per player."),
 }
 
 
@@ -124,7 +131,7 @@ def rule_field(key: str, default) -> forms.Field:
     if key in BOOLS or isinstance(default, bool):
         return forms.BooleanField(label=label(key), required=False)
     if key in NUMBERS:
-        choices = [(str(n), str(n)) for n in NUMBERS[key]]
+        choices = [(str(n), str(VALUE_LABELS.get((key, n), n))) for n in NUMBERS[key]]
         return forms.TypedChoiceField(label=label(key), choices=choices, coerce=int)
     allowed = CHOICES.get(key)
     if allowed is None:  # a key the screen does not know how to offer: shown as it is

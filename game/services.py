@@ -22,6 +22,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
@@ -273,6 +274,13 @@ def _round_command(ctx: _Context) -> None:
         lone = state.lone_player(reserved_boxes(table=ctx.table))
         if lone is not None:
             raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
+    if action == "close-bets" and fields.get("newcomer_consent") != "agreed":
+        newcomers = state.newcomers()
+        if newcomers:  # document 000: the seated players' consent, recorded with close-bets
+            raise Refused(
+                "newcomer_free_box",
+                seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
+            )
     command = {"action": action, **fields}
     events = state.apply(command)
     _record(ctx, round_row, command, events, state)
@@ -392,6 +400,7 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
             total_bet=round_row.total_bet,
             players_net=round_row.players_net,
             theoretical_win=round_row.total_bet * (house_edge(ctx.table.rules) or 0),
+            winning_boxes=[box.number for box in state.engine.seats if box.net > 0],
         )
         players.rated_round_record(
             live_row=ctx.live_row, state=state, edge=house_edge(ctx.table.rules)
@@ -420,6 +429,7 @@ def _open_round(ctx: _Context) -> None:
         "limits": {"min": str(table.min_bet), "max": str(table.max_bet)},
         "boxes": table.box_numbers,
         "shoe": shoe.state,
+        "seated": _seated(current, table),
     }
     state = live.TableRound(opening)
     version = ctx.next_version()
@@ -441,6 +451,15 @@ def _open_round(ctx: _Context) -> None:
     )
     live_row.current_round = round_row
     ctx.round_open = True
+
+
+def _seated(last_round: Round | None, table: Table) -> list[str]:
+    """The players (seat labels) of the table's last round since it opened: a newcomer takes
+    a free box only with their consent (docs/sources.md#newcomer-free-box)."""
+    if last_round is None or (table.opened_at and last_round.opened_at < table.opened_at):
+        return []
+    state = live.TableRound.from_dict(last_round.snapshot)
+    return sorted({share.seat for shares in state.shares.values() for share in shares})
 
 
 def _next_number(model, table) -> int:
@@ -481,10 +500,8 @@ def _shuffle(ctx: _Context) -> None:
         raise Refused("bad_message")
     previous = live_row.current_shoe
     if reason == Shoe.Reason.PLAYER_REQUEST and previous is not None:
-        players = live.TableRound.from_dict(current.snapshot).players() if current else 0
-        if previous.reason == Shoe.Reason.PLAYER_REQUEST and players > 1:
-            raise Refused("reshuffle_limit")
-    low, high = cut_limits(rules.decks)
+        _player_reshuffle_allowed(previous, current)
+    low, high = cut_limits(rules.decks, rules.cut_card)
     behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
     if behind is None:
         raise Refused("bad_cut", low=low, high=high)
@@ -494,6 +511,11 @@ def _shuffle(ctx: _Context) -> None:
     entitled = None
     if previous is not None and previous.cut_card_out:
         entitled = previous.cut_card_out.get("box")  # None: the dealer chooses who cuts
+    # 000 (docs/sources.md#who-cuts): the entitled player cuts, or passes the right on.
+    passed = bool(fields.get("cut_passed")) and entitled is not None
+    passed = passed and cut_by is not None and cut_by != entitled
+    if entitled is not None and cut_by is not None and cut_by != entitled and not passed:
+        raise Refused("cut_not_entitled", entitled=entitled, box=cut_by)
     simulated = table.card_entry == Table.CardEntry.SIMULATED
     seed = secrets.token_hex(8) if simulated else ""
     if simulated:
@@ -515,10 +537,23 @@ def _shuffle(ctx: _Context) -> None:
         shuffled_by=ctx.actor,
         cut_entitled_box=entitled,
         cut_by_box=cut_by,
+        cut_passed=passed,
         cards_behind_cut=behind,
         burn_card=burn,
     )
     ctx.next_version()
+
+
+def _player_reshuffle_allowed(previous: Shoe, last_round: Round | None) -> None:
+    """Document 000 (docs/sources.md#re-shuffle-on-request): a player's request repeats the
+    shuffle at most once per shoe; a player alone at the table (one seat label in the table's
+    last round) may ask for it at any time between rounds. A table where nobody has played
+    yet has no lone player: the once-per-shoe limit holds."""
+    if previous.reason != Shoe.Reason.PLAYER_REQUEST:
+        return
+    players = live.TableRound.from_dict(last_round.snapshot).players() if last_round else 0
+    if players != 1:
+        raise Refused("reshuffle_limit", players=players)
 
 
 def _burn(engine_shoe: ShoeState, fields: dict, simulated: bool) -> str:
@@ -572,11 +607,22 @@ def _reserve(ctx: _Context) -> None:
         state = live.TableRound.from_dict(current.snapshot)
         if box in state.shares or box in state.engine.bets:
             raise Refused("box_in_play", box=box)
+    # The observer may hold the box for less than the table's time (document 000: "no more
+    # than twenty minutes"); empty: the table's time.
+    minutes = ctx.command.fields.get("minutes")
+    duration = None
+    if minutes not in (None, ""):
+        most = ctx.table.reservation_max_minutes
+        chosen = whole_number(minutes, low=1, high=most)
+        if chosen is None:
+            raise Refused("bad_reservation_time", most=most)
+        duration = timedelta(minutes=chosen)
     reservation_place(
         table=ctx.table,
         box=box,
         seat=str(ctx.command.fields.get("seat") or ""),
         placed_by=ctx.actor,
+        duration=duration,
     )
 
 

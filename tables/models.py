@@ -1,9 +1,13 @@
+import math
 from datetime import timedelta
 from decimal import Decimal
 
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+# Document 000: a reservation token holds a box "no more than twenty minutes".
+RESERVATION_MOST_MINUTES = 20
 
 
 class Pit(models.Model):
@@ -75,13 +79,18 @@ class Table(models.Model):
         blank=True,
         help_text=_("When the table last opened: a shoe shuffled before it is not played on."),
     )
+    # docs/sources.md#box-reservation: capped at twenty minutes.
     reservation_minutes = models.PositiveSmallIntegerField(
-        _("reservation time, minutes"), default=20
+        _("reservation time, minutes"),
+        default=RESERVATION_MOST_MINUTES,
+        validators=[MinValueValidator(1), MaxValueValidator(RESERVATION_MOST_MINUTES)],
+        help_text=_("At most 20 minutes (document 000); the observer may choose less."),
     )
     reservation_seconds = models.PositiveIntegerField(
         _("reservation time, seconds (training and tests)"),
         null=True,
         blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(RESERVATION_MOST_MINUTES * 60)],
         help_text=_("When set, replaces the minutes: for training and tests only."),
     )
     chip_denominations = models.JSONField(
@@ -117,11 +126,17 @@ class Table(models.Model):
 
     @property
     def reservation_time(self) -> timedelta:
-        """How long a reservation token holds a box (docs/sources.md#box-reservation: at most
-        20 minutes, though the code does not cap it)."""
+        """How long a reservation token holds a box (docs/sources.md#box-reservation: at most 20
+        minutes)."""
+        most = timedelta(minutes=RESERVATION_MOST_MINUTES)  # a row saved before the cap
         if self.reservation_seconds:
-            return timedelta(seconds=self.reservation_seconds)
-        return timedelta(minutes=self.reservation_minutes)
+            return min(timedelta(seconds=self.reservation_seconds), most)
+        return min(timedelta(minutes=self.reservation_minutes), most)
+
+    @property
+    def reservation_max_minutes(self) -> int:
+        """The longest reservation the observer may choose, in whole minutes (at least 1)."""
+        return max(1, math.ceil(self.reservation_time.total_seconds() / 60))
 
 
 class ChipCount(models.Model):

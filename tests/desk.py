@@ -28,6 +28,8 @@ class Desk:
             # Most round tests seat one player on a few boxes: the croupier has told him the
             # occupancy rule (tests/tables/test_occupancy.py checks the prompt itself).
             fields.setdefault("occupancy_acknowledged", "1")
+            # ... and the seated players agreed to any newcomer (test_table_procedures.py).
+            fields.setdefault("newcomer_consent", "agreed")
         command = {
             "id": str(command_id or uuid.uuid4()),
             "expected_version": self.version if expected_version is None else expected_version,
@@ -45,14 +47,17 @@ class Desk:
         for code in codes:
             self.ok("card", card=code)
 
-    def start_round(self, bets=None, cards_behind_cut=80):
+    def start_round(self, bets=None, cards_behind_cut=None):
+        hole_card = self.table.rules.get("preset") == "hole-card"
+        if cards_behind_cut is None:  # in the range of the table's cut card (game.cuts)
+            cards_behind_cut = 40 if hole_card else 80
         live = LiveTable.objects.filter(pk=self.table.pk).first()
         if live is None or live.current_shoe is None or live.current_shoe.cut_card_out:
             self.ok(
                 "shuffle",
                 reason="new_shoe",
                 cards_behind_cut=cards_behind_cut,
-                **({"burn_card": "2c"} if self.table.rules.get("preset") == "hole-card" else {}),
+                **({"burn_card": "2c"} if hole_card else {}),
             )
         self.ok("open-round")
         for box, stake in (bets or {}).items():

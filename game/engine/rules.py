@@ -15,6 +15,7 @@ CHOICES = {
     "dealer_blackjack_takes": ("all", "original"),
     "split_blackjack": ("twenty-one", "instant-win"),
     "split_deal": ("in-turn", "both-hands"),
+    "cut_card": ("quarter-third", "near-end"),
 }
 BOOLS = (
     "dealer_hits_soft_17",
@@ -25,6 +26,8 @@ BOOLS = (
     "hit_split_aces",
     "three_sevens",
     "blackjack_beats_dealer_blackjack",
+    "offer_double_9_11",
+    "newcomer_consent",
 )
 PAYS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset((9, 10, 11)), "10-11": frozenset((10, 11))}
@@ -47,7 +50,14 @@ class Rules:
       ``twenty-one``/``instant-win`` (an ace and a ten on a split hand: an ordinary 21, or won
       at once 1:1: docs/sources.md#split-twenty-one); split_deal ``in-turn``/``both-hands`` (a
       split hand's second card when its turn comes, or both split hands' second cards at once:
-      docs/sources.md#split).
+      docs/sources.md#split); cut_card ``quarter-third``/``near-end`` (where the cut card goes:
+      1/4 to 1/3 of the pack behind it, or near the end, up to fifty cards:
+      docs/sources.md#cut-card-position); max_boxes_per_player (0-7, 0 = no limit: the boxes
+      one player may bet on, 3 in the open-cards game: docs/sources.md#box-bet-limits);
+      offer_double_9_11 (the dealer himself offers the double on a first two cards of 9, 10 or
+      11: a prompt, docs/sources.md#double); newcomer_consent (a newcomer takes a free box only
+      with the seated players' consent: docs/sources.md#newcomer-free-box). The last four are the live table's (``game.cuts``,
+      ``game.live``, ``game.presenters``): the round never reads them.
 
     A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
     splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.
@@ -71,6 +81,12 @@ class Rules:
     # Absent from rule sets stored before these keys existed: the defaults are the old behaviour.
     split_blackjack: str = "twenty-one"
     split_deal: str = "in-turn"
+    # The live table's procedures, kept with the rule set so that each preset plays its
+    # document (docs/engine.md, "Table procedures"); the round itself never reads them.
+    cut_card: str = "quarter-third"
+    max_boxes_per_player: int = 0
+    offer_double_9_11: bool = True
+    newcomer_consent: bool = True
     # Derived once, for the hot path.
     bj_ratio: Decimal = field(init=False, compare=False, repr=False)
     double_totals: frozenset | None = field(init=False, compare=False, repr=False)
@@ -88,6 +104,12 @@ class Rules:
         if not isinstance(m, int) or isinstance(m, bool) or not 1 <= m <= 4:
             raise RulesError(
                 f"max_hands must be a whole number from 1 to 4, not {m!r}", key="max_hands"
+            )
+        b = self.max_boxes_per_player
+        if not isinstance(b, int) or isinstance(b, bool) or not 0 <= b <= 7:
+            raise RulesError(
+                f"max_boxes_per_player must be a whole number from 0 (no limit) to 7, not {b!r}",
+                key="max_boxes_per_player",
             )
         for key, allowed in CHOICES.items():
             value = getattr(self, key)
@@ -195,15 +217,17 @@ PRESETS: dict[str, Rules] = {
     "standard": Rules(),
     # The hole-card game: hole card with a peek on an ace or ten; no three-sevens bonus; a
     # Blackjack on a split pair is an instant win paid 1:1; both split hands get their second
-    # card at once.
+    # card at once; the cut card near the end, up to fifty cards behind it.
     "hole-card": Rules(
         dealer_cards="hole",
         three_sevens=False,
         split_blackjack="instant-win",
         split_deal="both-hands",
+        cut_card="near-end",
+        offer_double_9_11=False,
     ),
     # Open dealer cards: both open, H17, Blackjack 1:1 even against a dealer Blackjack,
-    # the dealer wins ties, no insurance, double on two cards.
+    # the dealer wins ties, no insurance, double on two cards; a player bets on 3 boxes at most.
     "open-cards": Rules(
         dealer_cards="open",
         dealer_hits_soft_17=True,
@@ -213,5 +237,7 @@ PRESETS: dict[str, Rules] = {
         even_money=False,
         three_sevens=False,
         blackjack_beats_dealer_blackjack=True,
+        max_boxes_per_player=3,
+        offer_double_9_11=False,
     ),
 }

@@ -24,6 +24,7 @@ COMMAND_LABELS = {
     "open-round": _("New round: place your bets"),
     "bet": _("Bet"),
     "remove-share": _("Remove stake"),
+    "newcomer-refused": _("A player refused the newcomer"),
     "close-bets": _("Bets closed"),
     "card": _("Next card"),
     "stand": _("Stand"),

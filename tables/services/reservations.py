@@ -19,8 +19,11 @@ from tables.models import Reservation, Table
 RESERVATION_WARNING = timedelta(minutes=2)
 
 
-def reservation_place(*, table: Table, box: int, placed_by, seat: str = "") -> Reservation:
-    """Put a reservation token on ``box`` for at most the table's reservation time.
+def reservation_place(
+    *, table: Table, box: int, placed_by, seat: str = "", duration: timedelta | None = None
+) -> Reservation:
+    """Put a reservation token on ``box`` for the table's reservation time (at most twenty
+    minutes, document 000), or the shorter ``duration`` the observer chose.
 
     Called inside the live table's command transaction (``game.services``), which checks the
     role and that the box is not in play in the current round.
@@ -40,7 +43,7 @@ def reservation_place(*, table: Table, box: int, placed_by, seat: str = "") -> R
         seat=str(seat or "").strip()[:24],
         placed_by=placed_by,
         placed_at=now,
-        expires_at=now + table.reservation_time,
+        expires_at=now + min(duration or table.reservation_time, table.reservation_time),
     )
     reservation.full_clean(validate_constraints=False)
     try:

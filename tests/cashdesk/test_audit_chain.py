@@ -50,7 +50,9 @@ def floor(cash_table, crew):
     )
     services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 2})
     tips = [
-        services.tip_record(table=cash_table, actor=crew["dealer"], box=1, amount=amount)
+        services.tip_record(
+            table=cash_table, actor=crew["dealer"], box=1, amount=amount, note="n"
+        )
         for amount in ("100", "200", "300")
     ]
     slip = services.slip_request(
@@ -139,7 +141,9 @@ def test_a_deleted_link_is_reported(floor):
 
 
 def test_a_cut_off_tail_is_reported_even_with_the_head_rewritten(floor, crew):
-    last = services.tip_record(table=floor["cash_in"].table, actor=crew["dealer"], box=1, amount=5)
+    last = services.tip_record(
+        table=floor["cash_in"].table, actor=crew["dealer"], box=1, amount=5, note="n"
+    )
     before = Tip.objects.get(pk=floor["tips"][-1].pk)
     assert before.audit_seq < last.audit_seq
     sql("DELETE FROM cashdesk_tip WHERE id = %s", last.pk)
@@ -222,7 +226,9 @@ def test_concurrent_writers_of_one_chain_take_turns(cash_table, crew):
         try:
             barrier.wait()
             if n % 2:
-                services.tip_record(table=cash_table, actor=crew["dealer"], box=1, amount=n)
+                services.tip_record(
+                    table=cash_table, actor=crew["dealer"], box=1, amount=n, note="n"
+                )
             else:
                 services.cash_in_record(
                     table=cash_table, actor=crew["dealer"], notes={"1000": 1}, chips={"1000": 1}

@@ -121,7 +121,8 @@ def test_bad_tip_is_refused(client, cash_table, crew, amount):
 def test_tip_is_recorded_with_box_and_time_and_is_never_win(client, cash_table, crew):
     client.force_login(crew["dealer"])
     response = client.post(
-        reverse("cashdesk:tip", args=[cash_table.pk]), {"box": "3", "amount": "250"}
+        reverse("cashdesk:tip", args=[cash_table.pk]),
+        {"box": "3", "amount": "250", "note": "a regular"},
     )
     assert response.status_code == 302
     from cashdesk.models import Tip

@@ -293,9 +293,9 @@ def test_a_players_reshuffle_is_allowed_once_per_shoe_unless_alone(dealer_desk, 
 def test_a_hole_card_game_burns_a_card_and_peeks(staffed_table):
     table, desks = staffed_table(6, rules={"preset": "hole-card"})
     desk = desks["dealer"]
-    missing = desk.send("shuffle", reason="new_shoe", cards_behind_cut=80)
+    missing = desk.send("shuffle", reason="new_shoe", cards_behind_cut=40)
     assert not missing.ok and missing.code == "burn_card_required"
-    desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80, burn_card="5c")
+    desk.ok("shuffle", reason="new_shoe", cards_behind_cut=40, burn_card="5c")
     desk.ok("open-round")
     desk.ok("bet", box=1, seat="A", stake="100")
     desk.ok("close-bets")

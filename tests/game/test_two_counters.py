@@ -38,7 +38,7 @@ def test_the_dealers_version_holds_through_everything_that_is_not_the_round(
     before = seq(table)
 
     cash.cash_in_record(table=table, actor=crew["dealer"], notes={"500": 2}, chips={"500": 2})
-    cash.tip_record(table=table, actor=crew["dealer"], box=1, amount="100")
+    cash.tip_record(table=table, actor=crew["dealer"], box=1, amount="100", note="n")
     alert_raise(table_id=table.pk, kind="flag", params={"note": "check"})
     observer_desk.ok("flag", note="Box 1 stake looks short")
     observer_desk.ok("reserve", box=5, seat="Ivan")

@@ -82,6 +82,7 @@ POST_ONLY = {
     "cashdesk:cash_in": ({"table_id": "T"}, {"dealer": 400}),
     "cashdesk:tip": ({"table_id": "T"}, {"dealer": 400}),
     "cashdesk:recount": ({"table_id": "T"}, {"observer": 400}),
+    "cashdesk:cash_in_confirm": ({"table_id": "T"}, {"inspector": 400}),
     "cashdesk:slip_request": ({"table_id": "T"}, {"inspector": 400}),
     "cashdesk:slip_receive": ({"table_id": "T"}, {"dealer": 400, "observer": 400}),
     "cashdesk:slip_void": ({"table_id": "T"}, {"inspector": 400, "duty": 400}),

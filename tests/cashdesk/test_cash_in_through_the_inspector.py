@@ -1,0 +1,83 @@
+"""Document 000: cash taken to the pit cash desk goes through the inspector, who registers
+it — one tap on his register, his name and the time; the dealer gives the chips after it; a
+pit-desk cash-in he has not confirmed stays an open exception of the shift."""
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from cashdesk import services
+from cashdesk.models import CashIn, CashInRegistration
+from cashdesk.selectors import open_exceptions
+
+NOTES = {"5000": 1}
+
+
+def _enter(table, crew, destination):
+    cash_in = services.cash_in_record(
+        table=table,
+        actor=crew["dealer"],
+        notes=NOTES,
+        chips={"5000": 1},
+        destination=destination,
+    )
+    services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes=NOTES)
+    return cash_in
+
+
+def _exception_codes():
+    return [e["code"] for e in open_exceptions()]
+
+
+def test_a_pit_desk_cash_in_waits_for_the_inspectors_tap(client, cash_table, crew):
+    cash_in = _enter(cash_table, crew, CashIn.Destination.PIT_CASH_DESK)
+    assert _exception_codes() == ["awaiting_inspector"]
+    client.force_login(crew["dealer"])
+    page = client.get(reverse("cashdesk:table", args=[cash_table.pk])).content.decode()
+    assert 'data-testid="awaiting-inspector"' in page
+    assert 'data-testid="inspector-confirm-' not in page  # only the inspector confirms
+    client.force_login(crew["inspector"])
+    page = client.get(reverse("cashdesk:table", args=[cash_table.pk])).content.decode()
+    assert f'data-testid="inspector-confirm-{cash_in.pk}"' in page
+    response = client.post(
+        reverse("cashdesk:cash_in_confirm", args=[cash_table.pk]), {"cash_in": cash_in.pk}
+    )
+    assert response.status_code == 302
+    registration = CashInRegistration.objects.get(cash_in=cash_in)
+    assert registration.registered_by == crew["inspector"] and registration.registered_at
+    assert _exception_codes() == []
+    page = client.get(reverse("cashdesk:table", args=[cash_table.pk])).content.decode()
+    assert 'data-testid="inspector-confirmed"' in page
+    with pytest.raises(ValidationError) as twice:
+        services.cash_in_inspector_confirm(cash_in=cash_in, actor=crew["inspector"])
+    assert twice.value.code == "signed"
+
+
+def test_a_cash_box_cash_in_needs_no_inspector(cash_table, crew):
+    cash_in = _enter(cash_table, crew, CashIn.Destination.CASH_BOX)
+    assert _exception_codes() == []
+    with pytest.raises(ValidationError) as refusal:
+        services.cash_in_inspector_confirm(cash_in=cash_in, actor=crew["inspector"])
+    assert refusal.value.code == "not_through_inspector"
+
+
+def test_only_the_tables_inspector_confirms(cash_table, crew):
+    cash_in = _enter(cash_table, crew, CashIn.Destination.PIT_CASH_DESK)
+    for person in ("dealer", "observer"):
+        with pytest.raises(ValidationError):
+            services.cash_in_inspector_confirm(cash_in=cash_in, actor=crew[person])
+    assert not CashInRegistration.objects.exists()
+
+
+def test_the_inspectors_tile_counts_the_cash_ins_he_has_to_confirm(cash_table, crew):
+    from game.publish import render_fragment, table_view
+
+    cash_in = _enter(cash_table, crew, CashIn.Destination.PIT_CASH_DESK)
+    _enter(cash_table, crew, CashIn.Destination.CASH_BOX)
+    view = table_view(cash_table.pk)
+    assert view["dashboard"]["cash_ins_to_confirm"] == 1
+    tiles = {language: render_fragment(view, "tile", language) for language in ("en", "ru")}
+    assert "1 cash-in to confirm" in tiles["en"]
+    assert "подтвердить" in tiles["ru"]
+    services.cash_in_inspector_confirm(cash_in=cash_in, actor=crew["inspector"])
+    assert table_view(cash_table.pk)["dashboard"]["cash_ins_to_confirm"] == 0
