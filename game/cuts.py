@@ -4,10 +4,12 @@
 
 import math
 
-# docs/sources.md#cut-card-position: «ближе к концу, отделяя некоторое количество карт (до пятидесяти)».
+# docs/sources.md#cut-card-position: «ближе к концу, отделяя некоторое количество карт
+# (до пятидесяти)».
 NEAR_END_MOST = 50
-# The hole-card document gives no least number: a house decision (docs/engine.md, "Table procedures") — half a
-# deck, so that the round in which the cut card comes out can still be finished from the shoe.
+# The hole-card document gives no least number: a house decision (docs/engine.md, "Table
+# procedures") — half a deck, so that the round in which the cut card comes out can still be
+# finished from the shoe.
 NEAR_END_LEAST = 26
 
 

@@ -50,9 +50,7 @@ def floor(cash_table, crew):
     )
     services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 2})
     tips = [
-        services.tip_record(
-            table=cash_table, actor=crew["dealer"], box=1, amount=amount, note="n"
-        )
+        services.tip_record(table=cash_table, actor=crew["dealer"], box=1, amount=amount, note="n")
         for amount in ("100", "200", "300")
     ]
     slip = services.slip_request(
