@@ -99,14 +99,11 @@ def _hand_step_text(action: str, events: list[dict]) -> str:
     return _("Box %(box)s, hand %(hand)s splits") % where
 
 
-def step_text(action: str, command: dict, events: list[dict]) -> str:
-    """One step of a round's event log in words, in the active language: "Box 2: seat 2
-    stakes 500.00", "A♦ to the dealer", "Box 3, hand 1 doubles" (not ``box=2 seat=2``)."""
-    c = command
-    if action in ("stand", "double", "split"):
-        return _hand_step_text(action, events)
-    if action == "open-round":
-        return _("Round opened: place your bets")
+BET_STEPS = ("bet", "remove-share", "newcomer-refused", "close-bets")
+
+
+def _bet_step_text(action: str, c: dict, events: list[dict]) -> str:
+    """A betting step in words (``step_text`` for the actions in ``BET_STEPS``)."""
     if action == "bet":
         text = _("Box %(box)s: %(seat)s stakes %(stake)s") % {
             "box": c.get("box"),
@@ -129,10 +126,21 @@ def step_text(action: str, command: dict, events: list[dict]) -> str:
             "newcomer": refused.get("newcomer", "?"),
             "stake": money(c.get("stake")),
         }
-    if action == "close-bets":
-        if c.get("newcomer_consent") == "agreed":
-            return _("Bets closed (the seated players agreed to the newcomers)")
-        return _("Bets closed")
+    if c.get("newcomer_consent") == "agreed":  # close-bets
+        return _("Bets closed (the seated players agreed to the newcomers)")
+    return _("Bets closed")
+
+
+def step_text(action: str, command: dict, events: list[dict]) -> str:
+    """One step of a round's event log in words, in the active language: "Box 2: seat 2
+    stakes 500.00", "A♦ to the dealer", "Box 3, hand 1 doubles" (not ``box=2 seat=2``)."""
+    c = command
+    if action in ("stand", "double", "split"):
+        return _hand_step_text(action, events)
+    if action == "open-round":
+        return _("Round opened: place your bets")
+    if action in BET_STEPS:
+        return _bet_step_text(action, c, events)
     if action == "card":
         text = _cards_text(events)
         return text + " " + _("(simulated shoe)") if c.get("simulated") else text
