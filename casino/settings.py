@@ -198,6 +198,10 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
 AXES_SENSITIVE_PARAMETERS = ["username", "identifier", "password", "pin", "secret"]
 
+# Live screens (docs/operations.md, "Security"): a screen re-reads its session before every
+# message and at least this often while silent, so an expired session closes it (4401).
+SCREEN_SESSION_RECHECK_SECONDS = env_int("SCREEN_SESSION_RECHECK_SECONDS", 30)
+
 # Cash desk (docs/cashdesk.md): the gaming day starts at this local hour; shifts start at
 # these hours (the first shift of a gaming day starts with it); alert thresholds for one
 # cash-in and for one player card's cash-ins over a gaming day (whole currency units).
