@@ -14,7 +14,7 @@ A table's configuration (rule set, limits, chip set...) is written by
 Refusals are ``floor.errors.Refused`` with a translated message and a stable ``code``.
 """
 
-from tables.services.alerts import alert_acknowledge
+from tables.services.alerts import alert_acknowledge, own_critical
 from tables.services.chips import chip_count_record, table_validate_chips
 from tables.services.lifecycle import (
     checklist_current,
@@ -38,6 +38,7 @@ from tables.services.reservations import (
 __all__ = [
     "RESERVATION_WARNING",
     "alert_acknowledge",
+    "own_critical",
     "checklist_current",
     "checklist_missing_steps",
     "checklist_sign",
