@@ -5,7 +5,6 @@ was typed and status 400; nothing is saved."""
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,6 +16,7 @@ from cashdesk.charts import echarts_url, hold_chart, hour_chart
 from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
 from cashdesk.models import CashIn, GamingDayClose, Slip
 from cashdesk.publish import duty_context, duty_sequence
+from floor.paging import page_of
 from staff.access import role_required
 from staff.roles import Role, TableRole
 from tables.access import table_required
@@ -40,13 +40,8 @@ def _error_text(error: ValidationError) -> str:
 
 
 def _page(request, name: str, queryset, number: int, size: int = PAGE_SIZE):
-    """One page of a list; the page knows its name and the query of the other lists."""
-    page = Paginator(queryset, size).get_page(number)
-    query = request.GET.copy()
-    query.pop(f"{name}_page", None)
-    page.name = name
-    page.base_query = query.urlencode() + "&" if query else ""
-    return page
+    """One page of a list (``floor.paging``; the number already read by ``PageForm``)."""
+    return page_of(request, queryset, name=name, number=number, size=size)
 
 
 # -- a table's cash screen ---------------------------------------------------------------

@@ -201,6 +201,15 @@ AXES_SENSITIVE_PARAMETERS = ["username", "identifier", "password", "pin", "secre
 # Live screens (docs/operations.md, "Security"): a screen re-reads its session before every
 # message and at least this often while silent, so an expired session closes it (4401).
 SCREEN_SESSION_RECHECK_SECONDS = env_int("SCREEN_SESSION_RECHECK_SECONDS", 30)
+# A screen may send SCREEN_MESSAGE_BURST messages at once and SCREEN_MESSAGES_PER_SECOND on
+# average (a croupier's fastest taps are 3-4 a second, a screen's sync one per 20 s); more is
+# answered "too_fast" and the socket closes (4429). A person has at most SCREENS_PER_PERSON
+# live screens open at once (a tablet, a dashboard, a few tabs); one more is refused (4429).
+SCREEN_MESSAGES_PER_SECOND = env_int("SCREEN_MESSAGES_PER_SECOND", 10)
+SCREEN_MESSAGE_BURST = env_int("SCREEN_MESSAGE_BURST", 30)
+SCREENS_PER_PERSON = env_int("SCREENS_PER_PERSON", 10)
+# Rows of a list page (alerts, replacement requests, locked sign-ins; floor.paging).
+LIST_PAGE_SIZE = env_int("LIST_PAGE_SIZE", 50)
 
 # Cash desk (docs/cashdesk.md): the gaming day starts at this local hour; shifts start at
 # these hours (the first shift of a gaming day starts with it); alert thresholds for one

@@ -14,6 +14,11 @@ changed password: 4401), the person again (deactivated: 4401) and the right to t
 (4403). A person's sign-out, deactivation or lost role reaches their open screens at once
 through their ``user.<id>`` group (``staff.signals``); an expired session is noticed within
 ``SCREEN_SESSION_RECHECK_SECONDS`` even on a screen that sends nothing.
+
+Limits: a screen may send ``SCREEN_MESSAGE_BURST`` messages at once and
+``SCREEN_MESSAGES_PER_SECOND`` on average (a token bucket); one more is answered
+``too_fast`` and the socket closes (4429). A person has at most ``SCREENS_PER_PERSON``
+screens open; one more is answered ``too_many_screens`` and closed (4429).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from importlib import import_module
 
 from channels.db import database_sync_to_async
@@ -32,7 +38,7 @@ from django.utils.crypto import constant_time_compare
 from django.utils.html import escape
 from django.utils.translation import gettext_lazy
 
-from floor import metrics
+from floor import metrics, presence
 from floor.groups import user_group
 from staff.language import screen_language
 
@@ -40,9 +46,18 @@ PROTOCOL_MESSAGES = {
     "bad_message": gettext_lazy("The screen sent a message the table cannot read."),
     "bad_action": gettext_lazy("That is not an action the table knows."),
 }
+LIMIT_MESSAGES = {
+    "too_fast": gettext_lazy(
+        "This screen sent too many messages too fast; it is closed. Reload the page."
+    ),
+    "too_many_screens": gettext_lazy(
+        "You have %(limit)s screens open already; close one, then reload this page."
+    ),
+}
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
+CLOSE_LIMIT = 4429
 MAX_MESSAGE = 4096
 
 
@@ -97,6 +112,9 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         self.counted = False
         self.closed = False
         self.watch = None
+        self.registered = False
+        self.tokens = float(settings.SCREEN_MESSAGE_BURST)
+        self.refilled = time.monotonic()
         session = self.scope.get("session")
         self.session_key = getattr(session, "session_key", None)
         await self.accept()
@@ -107,6 +125,13 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.language = screen_language(self.scope)
+        self.registered = True
+        if await presence.screen_open(self.user.pk, self.channel_name) > (
+            settings.SCREENS_PER_PERSON
+        ):
+            await self.refuse("too_many_screens", {"limit": settings.SCREENS_PER_PERSON})
+            await self.close(code=CLOSE_LIMIT)
+            return
         await self.join(user_group(self.user.pk))
         metrics.SCREENS.labels(self.screen).inc()
         self.counted = True
@@ -136,6 +161,21 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(settings.SCREEN_SESSION_RECHECK_SECONDS)
             if not await self.still_valid():
                 return
+            await presence.screen_seen(self.user.pk, self.channel_name)
+
+    def too_fast(self) -> bool:
+        """One more message: over the rate (a token bucket of ``SCREEN_MESSAGE_BURST``,
+        refilled at ``SCREEN_MESSAGES_PER_SECOND``)?"""
+        now = time.monotonic()
+        self.tokens = min(
+            float(settings.SCREEN_MESSAGE_BURST),
+            self.tokens + (now - self.refilled) * settings.SCREEN_MESSAGES_PER_SECOND,
+        )
+        self.refilled = now
+        if self.tokens < 1:
+            return True
+        self.tokens -= 1
+        return False
 
     async def disconnect(self, code):
         self.closed = True
@@ -144,6 +184,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.watch
             self.watch = None
+        if self.registered:
+            self.registered = False
+            with contextlib.suppress(Exception):  # the count heals by itself
+                await presence.screen_closed(self.user.pk, self.channel_name)
         for group in list(self.joined):
             await self.channel_layer.group_discard(group, self.channel_name)
         self.joined.clear()
@@ -162,6 +206,13 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         self.joined.discard(group)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.closed:
+            return
+        if self.too_fast():
+            metrics.SCREEN_LIMITED.labels(self.screen).inc()
+            await self.refuse("too_fast")
+            await self.close(code=CLOSE_LIMIT)
+            return
         if not await self.still_valid():
             return
         content = message_parse(text_data)
@@ -194,7 +245,10 @@ class ScreenConsumer(AsyncWebsocketConsumer):
     async def refuse(self, code: str, params=None, fallback: str = "") -> None:
         """Tell the sender (only) why their message was refused, in their language."""
         with translation.override(self.language):
-            text = self.message_for(code, params or {}, fallback)
+            if code in LIMIT_MESSAGES:
+                text = str(LIMIT_MESSAGES[code]) % (params or {})
+            else:
+                text = self.message_for(code, params or {}, fallback)
         await self.send(text_data=error_html(text, code))
 
     def message_for(self, code: str, params: dict, fallback: str) -> str:

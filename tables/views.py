@@ -8,6 +8,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from floor.alerts import ALERT_MESSAGES
+from floor.paging import page_of
 from floor.parsing import record_id, whole_number
 from staff import selectors as staff_selectors
 from staff import services as staff_services
@@ -155,7 +156,7 @@ def alerts(request):
         kind=kind if kind in ALERT_MESSAGES else "",
         open_only=open_only,
     )
-    rows = list((history.none() if beyond else history)[:200])
+    rows = page_of(request, history.none() if beyond else history, name="alerts")
     table_ids = alerts_visible_to(user=request.user).values("table_id")
     _mark_acknowledgers(rows, request.user)
     return render(
