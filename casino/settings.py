@@ -218,6 +218,11 @@ GAMING_DAY_START_HOUR = env_int("GAMING_DAY_START_HOUR", 6)
 SHIFT_START_HOURS = [int(h) for h in env_list("SHIFT_START_HOURS", "6,14,22")]
 CASH_IN_ALERT_AMOUNT = env_int("CASH_IN_ALERT_AMOUNT", 100000)
 CASH_IN_PLAYER_DAY_ALERT_AMOUNT = env_int("CASH_IN_PLAYER_DAY_ALERT_AMOUNT", 300000)
+# No single cash-in, tip, slip or counted drop is above this (a refusal asks to check it);
+# tips and slips from these amounts raise an alert for the inspector and the duty desk.
+CASH_AMOUNT_MAX = env_int("CASH_AMOUNT_MAX", 100_000_000)
+TIP_ALERT_AMOUNT = env_int("TIP_ALERT_AMOUNT", 50_000)
+SLIP_ALERT_AMOUNT = env_int("SLIP_ALERT_AMOUNT", 5_000_000)
 CASH_NOTE_DENOMINATIONS = env_list("CASH_NOTE_DENOMINATIONS", "50,100,200,500,1000,2000,5000")
 
 # The floor watch (docs/detection.md; manage.py run_floor_watch): a table open with no

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from cashdesk.models import CashIn, DropCount, GamingDayClose, Resolution, Slip, Tip
-from tests.cashdesk.conftest import today
+from tests.cashdesk.conftest import once, today
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +85,7 @@ def test_a_huge_cash_in_is_refused_with_a_message(client, cash_table, english):
 )
 def test_a_bad_cash_in_is_refused_with_its_reason(client, cash_table, english, post, message):
     client.force_login(english["dealer"])
-    response = client.post(reverse("cashdesk:cash_in", args=[cash_table.pk]), post)
+    response = client.post(reverse("cashdesk:cash_in", args=[cash_table.pk]), once(post))
     assert refusal(response) == message
     assert not CashIn.objects.exists()
 
