@@ -196,7 +196,15 @@ AXES_RESET_ON_SUCCESS = True
 # nor pushes the source to its stop).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
-AXES_SENSITIVE_PARAMETERS = ["username", "identifier", "password", "pin", "secret"]
+AXES_SENSITIVE_PARAMETERS = [
+    "username",
+    "identifier",
+    "password",
+    "pin",
+    "secret",
+    "witness_identifier",
+    "witness_secret",
+]
 
 # Live screens (docs/operations.md, "Security"): a screen re-reads its session before every
 # message and at least this often while silent, so an expired session closes it (4401).

@@ -45,7 +45,6 @@ def _step_data(request, table) -> dict:
         "seal": post.get("seal"),
         "tip_box": post.get("tip_box") == "on",
         "removed_by": post.get("removed_by") or None,
-        "witness": post.get("witness") or None,
     }
 
 
@@ -116,12 +115,15 @@ def _act(request, table, op) -> None:
     if checklist is None:
         raise ValidationError(_("Start the checklist first."))
     if op == "step":
-        services.checklist_step_record(
-            checklist=checklist,
-            step=request.POST.get("step", ""),
-            done_by=user,
-            data=_step_data(request, table),
-        )
+        step = request.POST.get("step", "")
+        data = _step_data(request, table)
+        if step == "drop_box":
+            data["witness"] = services.witness_authenticate(
+                request=request,
+                identifier=request.POST.get("witness_identifier", ""),
+                secret=request.POST.get("witness_secret", ""),
+            )
+        services.checklist_step_record(checklist=checklist, step=step, done_by=user, data=data)
         return
     if op == "sign":
         form = SignForm(request.POST)

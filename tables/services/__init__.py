@@ -26,6 +26,7 @@ from tables.services.lifecycle import (
     signer_authenticate,
     table_close,
     table_open,
+    witness_authenticate,
 )
 from tables.services.reservations import (
     RESERVATION_WARNING,
@@ -54,4 +55,5 @@ __all__ = [
     "table_close",
     "table_open",
     "table_validate_chips",
+    "witness_authenticate",
 ]
