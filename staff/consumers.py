@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from importlib import import_module
 
@@ -54,6 +55,8 @@ LIMIT_MESSAGES = {
         "You have %(limit)s screens open already; close one, then reload this page."
     ),
 }
+
+log = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
@@ -159,9 +162,12 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         """Check the session now and then, so an expired one closes a silent screen too."""
         while not self.closed:
             await asyncio.sleep(settings.SCREEN_SESSION_RECHECK_SECONDS)
-            if not await self.still_valid():
-                return
-            await presence.screen_seen(self.user.pk, self.channel_name)
+            try:
+                if not await self.still_valid():
+                    return
+                await presence.screen_seen(self.user.pk, self.channel_name)
+            except Exception:  # a database or Redis hiccup: the next round checks again
+                log.exception("checking a screen's session failed")
 
     def too_fast(self) -> bool:
         """One more message: over the rate (a token bucket of ``SCREEN_MESSAGE_BURST``,
