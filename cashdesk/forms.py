@@ -143,8 +143,30 @@ def count_inputs(prefix: str, denominations, data=None) -> list[dict]:
 
 # -- a table's cash screen ---------------------------------------------------------------
 
+TOKEN_MESSAGE = _("This form is out of date: reload the page and enter it again.")
 
-class CashInForm(CashDeskForm):
+
+class SentOnce(CashDeskForm):
+    """A money form: it carries its idempotency token (``{% submission_field %}``, new with
+    every rendered form), so sending it twice records it once."""
+
+    submission = forms.RegexField(
+        regex=r"^[0-9a-f]{32}\Z",
+        required=False,
+        error_messages={"invalid": TOKEN_MESSAGE},
+    )
+
+    def _post_clean(self):
+        """The token is missing or broken: said only when the rest of the form reads (the
+        person first learns what to correct in what he typed)."""
+        super()._post_clean()
+        if "submission" in self.errors and len(self.errors) > 1:
+            del self.errors["submission"]
+        elif not self.errors and not self.cleaned_data.get("submission"):
+            self.add_error("submission", TOKEN_MESSAGE)
+
+
+class CashInForm(SentOnce):
     player_card = forms.CharField(max_length=32, required=False)
     destination = forms.ChoiceField(
         choices=CashIn.Destination.choices,
@@ -162,7 +184,7 @@ class CashInForm(CashDeskForm):
         return cleaned
 
 
-class TipForm(CashDeskForm):
+class TipForm(SentOnce):
     box = IdField(message=_("Choose a box."))
     amount = AmountField()
     note = forms.CharField(required=False, max_length=500)
@@ -182,7 +204,7 @@ class CashInConfirmForm(CashDeskForm):
     cash_in = IdField(message=_("No such record at this table."))
 
 
-class RecountForm(CashDeskForm):
+class RecountForm(SentOnce):
     cash_in = IdField(message=_("No such record at this table."))
 
     def clean(self):
@@ -191,7 +213,7 @@ class RecountForm(CashDeskForm):
         return cleaned
 
 
-class SlipRequestForm(CashDeskForm):
+class SlipRequestForm(SentOnce):
     kind = forms.ChoiceField(
         choices=Slip.Kind.choices,
         error_messages={
@@ -206,7 +228,7 @@ class SlipRequestForm(CashDeskForm):
         return cleaned
 
 
-class SlipForm(CashDeskForm):
+class SlipForm(SentOnce):
     slip = IdField(message=_("No such record at this table."))
 
 
@@ -218,6 +240,8 @@ class SlipVoidForm(SlipForm):
 
 
 class SlipIssueForm(CashDeskForm):
+    # No token: the form is in the duty home's live part, rendered once for every duty
+    # screen; issuing is a state change that happens once anyway (a second is refused).
     slip = IdField(message=_("No such slip."))
 
 
@@ -237,7 +261,7 @@ class DayCloseForm(CashDeskForm):
     gaming_day = GamingDayField(error_messages={"required": _("Choose a gaming day.")})
 
 
-class DropForm(CashDeskForm):
+class DropForm(SentOnce):
     table = IdField(message=_("Choose a table."))
     gaming_day = GamingDayField(error_messages={"required": _("Choose a gaming day.")})
     amount = AmountField()

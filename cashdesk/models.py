@@ -419,3 +419,27 @@ class GamingDayClose(Chained):
 
     def __str__(self) -> str:
         return str(self.gaming_day)
+
+
+class Submission(models.Model):
+    """One money form sent once: its idempotency token (a hidden field, new with every
+    rendered form), who sent it, and the answer it got. A repeat of the token (a double tap,
+    a resent request, two tabs racing) is answered with that first answer and records
+    nothing (``cashdesk.services.submitted_once``). Written in the same transaction as the
+    record, so a refused form leaves no token behind."""
+
+    token = models.CharField(_("token"), max_length=32, unique=True)
+    kind = models.CharField(_("form"), max_length=16)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", verbose_name=_("by")
+    )
+    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    record = models.CharField(_("record"), max_length=64, blank=True)
+    answer = models.TextField(_("answer"), blank=True)
+
+    class Meta:
+        verbose_name = _("form submission")
+        verbose_name_plural = _("form submissions")
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.token} {self.record}"

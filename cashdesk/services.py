@@ -22,6 +22,7 @@ from cashdesk.models import (
     RoundResult,
     Slip,
     SlipCounter,
+    Submission,
     Tip,
 )
 from cashdesk.selectors import open_exceptions
@@ -58,6 +59,52 @@ def _save(obj) -> None:
     obj.save()
 
 
+def _bounded(amount: Decimal) -> None:
+    """Refuse an amount above ``CASH_AMOUNT_MAX`` (a typing error or an attack, never a
+    real cash-in, tip, slip or drop)."""
+    limit = Decimal(settings.CASH_AMOUNT_MAX)
+    if amount > limit:
+        raise ValidationError(
+            _("%(amount)s is more than the largest amount accepted (%(limit)s): check the figure.")
+            % {"amount": money_text(amount), "limit": money_text(limit)},
+            code="amount_too_large",
+        )
+
+
+class Repeated(Exception):
+    """Not an error: this form was sent before; ``answer`` is what it was told then."""
+
+    def __init__(self, answer: str):
+        super().__init__(answer)
+        self.answer = answer
+
+
+def submitted_once(*, token: str, actor, kind: str, act, answer) -> str:
+    """Run ``act()`` (a service call) once per idempotency ``token`` and return
+    ``answer(result)``, the message for the person; kept with the token in the same
+    transaction. A repeat of the token raises :class:`Repeated` with the first answer and
+    records nothing — also when it arrives while the first is still being written (the
+    token's unique index makes it wait for the first to commit). A token of another
+    person's form is refused. A refused first try leaves no token: the form may be sent
+    again."""
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                row = Submission.objects.create(token=token, kind=kind, actor=actor)
+        except IntegrityError:
+            first = Submission.objects.filter(token=token).first()
+            if first is None or first.actor_id != actor.pk or first.kind != kind:
+                raise ValidationError(
+                    _("This form was already used: reload the page."), code="token_used"
+                )
+            raise Repeated(first.answer)
+        result = act()
+        row.answer = str(answer(result))
+        row.record = f"{result._meta.label_lower}:{result.pk}" if hasattr(result, "_meta") else ""
+        row.save(update_fields=["answer", "record"])
+    return row.answer
+
+
 def cash_in_record(
     *,
     table: Table,
@@ -74,6 +121,7 @@ def cash_in_record(
         raise ValidationError(_("The table is not open."), code="table_closed")
     note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
     chip_counts, chips_total = counts(chips, table.chip_denominations, what=_("chips"))
+    _bounded(amount)
     if chips_total != amount:
         raise ValidationError(
             _("Chips given (%(chips)s) must equal the cash (%(cash)s).")
@@ -189,6 +237,7 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
     if table.status != Table.Status.OPEN:
         raise ValidationError(_("The table is not open."), code="table_closed")
     value = money(amount)
+    _bounded(value)
     try:
         box_number = int(box)
     except (TypeError, ValueError):
@@ -220,6 +269,17 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
             note=note,
         )
         _save(tip)
+        if value >= settings.TIP_ALERT_AMOUNT:
+            alert_raise(
+                table_id=table.pk,
+                kind="tip_large",
+                params={
+                    "amount": str(value),
+                    "box": box_number,
+                    "threshold": settings.TIP_ALERT_AMOUNT,
+                },
+                raised_by=actor,
+            )
         table_changed(table.pk, duty=True)  # the tile shows the shift's tips
     return tip
 
@@ -231,6 +291,7 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
     if kind not in Slip.Kind.values:
         raise ValidationError(_("Choose fill or credit."), code="bad_kind")
     chip_counts, total = counts(counts_by_denomination, table.chip_denominations, what=_("chips"))
+    _bounded(total)
     now = timezone.now()
     day = gaming_day_of(now)
     _require_day_open(day)
@@ -250,6 +311,17 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
             requested_at=now,
         )
         _save(slip)
+        if total >= settings.SLIP_ALERT_AMOUNT:
+            alert_raise(
+                table_id=table.pk,
+                kind="slip_large",
+                params={
+                    "slip": slip.label,
+                    "amount": str(total),
+                    "threshold": settings.SLIP_ALERT_AMOUNT,
+                },
+                raised_by=actor,
+            )
         duty_changed()
     return slip
 
@@ -328,6 +400,7 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     needs a note and points at the entry it replaces."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     value = money(amount)
+    _bounded(value)
     _require_day_open(gaming_day)
     with transaction.atomic():
         # Lock the table's row: two entries for one table take turns (the current drop is

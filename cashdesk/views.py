@@ -5,7 +5,6 @@ was typed and status 400; nothing is saved."""
 from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,6 +16,7 @@ from cashdesk.charts import echarts_url, hold_chart, hour_chart
 from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
 from cashdesk.models import CashIn, GamingDayClose, Slip
 from cashdesk.publish import duty_context, duty_sequence
+from floor.paging import page_of
 from staff.access import role_required
 from staff.roles import Role, TableRole
 from tables.access import table_required
@@ -40,13 +40,8 @@ def _error_text(error: ValidationError) -> str:
 
 
 def _page(request, name: str, queryset, number: int, size: int = PAGE_SIZE):
-    """One page of a list; the page knows its name and the query of the other lists."""
-    page = Paginator(queryset, size).get_page(number)
-    query = request.GET.copy()
-    query.pop(f"{name}_page", None)
-    page.name = name
-    page.base_query = query.urlencode() + "&" if query else ""
-    return page
+    """One page of a list (``floor.paging``; the number already read by ``PageForm``)."""
+    return page_of(request, queryset, name=name, number=number, size=size)
 
 
 # -- a table's cash screen ---------------------------------------------------------------
@@ -116,13 +111,41 @@ def _act(request, table, table_role, form, name: str, action, done):
             request, table, table_role, failed=name, error=form.error_text(), status=400
         )
     try:
-        result = action(form.cleaned_data)
+        _say(request, *_send_once(request, form.cleaned_data, name, action, done))
     except ValidationError as error:
         return _table_page(
             request, table, table_role, failed=name, error=_error_text(error), status=400
         )
-    messages.success(request, done(result) if callable(done) else done)
     return redirect("cashdesk:table", table_id=table.pk)
+
+
+def _send_once(request, data: dict, name: str, action, done) -> tuple[str, bool]:
+    """Run ``action(data)`` once per the form's idempotency token (``services.submitted_once``):
+    the person's message, and whether this was a repeat answered with the first result.
+    A form without a token (not a money form) just runs."""
+    answer = done if callable(done) else (lambda _result: done)
+    if "submission" not in data:
+        return str(answer(action(data))), False
+    try:
+        text = services.submitted_once(
+            token=data["submission"],
+            actor=request.user,
+            kind=name,
+            act=lambda: action(data),
+            answer=answer,
+        )
+    except services.Repeated as repeat:
+        return repeat.answer, True
+    return text, False
+
+
+def _say(request, text: str, repeated: bool) -> None:
+    if repeated:
+        messages.info(
+            request, _("Already recorded (the form was sent twice): %(first)s") % {"first": text}
+        )
+    else:
+        messages.success(request, text)
 
 
 @require_POST
@@ -305,10 +328,9 @@ def _duty_act(request, form, name: str, action, done: str):
     if not form.is_valid():
         return _duty_page(request, failed=name, error=form.error_text(), status=400)
     try:
-        action(form.cleaned_data)
+        _say(request, *_send_once(request, form.cleaned_data, name, action, done))
     except ValidationError as error:
         return _duty_page(request, failed=name, error=_error_text(error), status=400)
-    messages.success(request, done)
     return redirect("cashdesk:duty_home")
 
 
@@ -366,17 +388,23 @@ def drop(request):
             if not form.is_valid():
                 raise ValidationError(form.error_text())
             data = form.cleaned_data
-            services.drop_enter(
-                table=data["table"],
-                gaming_day=data["gaming_day"],
-                amount=data["amount"],
-                actor=request.user,
-                note=data["note"],
+            said = _send_once(
+                request,
+                data,
+                "drop",
+                lambda data: services.drop_enter(
+                    table=data["table"],
+                    gaming_day=data["gaming_day"],
+                    amount=data["amount"],
+                    actor=request.user,
+                    note=data["note"],
+                ),
+                _("Counted drop entered."),
             )
         except ValidationError as e:
             day = form.cleaned_data.get("gaming_day") or forms.today()
             return _drop_page(request, day, error=_error_text(e), typed=request.POST)
-        messages.success(request, _("Counted drop entered."))
+        _say(request, *said)
         return redirect(reverse("cashdesk:drop") + f"?day={data['gaming_day'].isoformat()}")
     day_form = forms.DropDayForm(request.GET)
     if not day_form.is_valid():

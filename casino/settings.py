@@ -196,7 +196,28 @@ AXES_RESET_ON_SUCCESS = True
 # nor pushes the source to its stop).
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_ENABLE_ACCESS_FAILURE_LOG = True
-AXES_SENSITIVE_PARAMETERS = ["username", "identifier", "password", "pin", "secret"]
+AXES_SENSITIVE_PARAMETERS = [
+    "username",
+    "identifier",
+    "password",
+    "pin",
+    "secret",
+    "witness_identifier",
+    "witness_secret",
+]
+
+# Live screens (docs/operations.md, "Security"): a screen re-reads its session before every
+# message and at least this often while silent, so an expired session closes it (4401).
+SCREEN_SESSION_RECHECK_SECONDS = env_int("SCREEN_SESSION_RECHECK_SECONDS", 30)
+# A screen may send SCREEN_MESSAGE_BURST messages at once and SCREEN_MESSAGES_PER_SECOND on
+# average (a croupier's fastest taps are 3-4 a second, a screen's sync one per 20 s); more is
+# answered "too_fast" and the socket closes (4429). A person has at most SCREENS_PER_PERSON
+# live screens open at once (a tablet, a dashboard, a few tabs); one more is refused (4429).
+SCREEN_MESSAGES_PER_SECOND = env_int("SCREEN_MESSAGES_PER_SECOND", 10)
+SCREEN_MESSAGE_BURST = env_int("SCREEN_MESSAGE_BURST", 30)
+SCREENS_PER_PERSON = env_int("SCREENS_PER_PERSON", 10)
+# Rows of a list page (alerts, replacement requests, locked sign-ins; floor.paging).
+LIST_PAGE_SIZE = env_int("LIST_PAGE_SIZE", 50)
 
 # Cash desk (docs/cashdesk.md): the gaming day starts at this local hour; shifts start at
 # these hours (the first shift of a gaming day starts with it); alert thresholds for one
@@ -205,6 +226,11 @@ GAMING_DAY_START_HOUR = env_int("GAMING_DAY_START_HOUR", 6)
 SHIFT_START_HOURS = [int(h) for h in env_list("SHIFT_START_HOURS", "6,14,22")]
 CASH_IN_ALERT_AMOUNT = env_int("CASH_IN_ALERT_AMOUNT", 100000)
 CASH_IN_PLAYER_DAY_ALERT_AMOUNT = env_int("CASH_IN_PLAYER_DAY_ALERT_AMOUNT", 300000)
+# No single cash-in, tip, slip or counted drop is above this (a refusal asks to check it);
+# tips and slips from these amounts raise an alert for the inspector and the duty desk.
+CASH_AMOUNT_MAX = env_int("CASH_AMOUNT_MAX", 100_000_000)
+TIP_ALERT_AMOUNT = env_int("TIP_ALERT_AMOUNT", 50_000)
+SLIP_ALERT_AMOUNT = env_int("SLIP_ALERT_AMOUNT", 5_000_000)
 CASH_NOTE_DENOMINATIONS = env_list("CASH_NOTE_DENOMINATIONS", "50,100,200,500,1000,2000,5000")
 
 # The floor watch (docs/detection.md; manage.py run_floor_watch): a table open with no

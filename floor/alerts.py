@@ -14,6 +14,8 @@ ALERT_MESSAGES = {
     "cash_in_player_day": _(
         "Player card %(card)s: cash-ins today %(amount)s (threshold %(threshold)s)"
     ),
+    "tip_large": _("An unusual tip at box %(box)s: %(amount)s (threshold %(threshold)s)"),
+    "slip_large": _("An unusual slip %(slip)s: %(amount)s (threshold %(threshold)s)"),
     "recount_mismatch": _(
         "Recount mismatch: the dealer entered %(entered)s, the observer counted %(recounted)s"
     ),
@@ -50,6 +52,8 @@ ALERT_KIND_LABELS = {
     "flag": _("Observer's note"),
     "cash_in_large": _("Large cash-in"),
     "cash_in_player_day": _("Player's cash-ins today"),
+    "tip_large": _("Unusual tip"),
+    "slip_large": _("Unusual slip"),
     "recount_mismatch": _("Recount mismatch"),
     "reservation_expiring": _("Reservation ending"),
     "reservation_expired": _("Reservation expired"),

@@ -44,3 +44,8 @@ HEALED = Counter(
     "Full states re-sent because a screen's sync showed it behind",
     ["screen"],
 )
+SCREEN_LIMITED = Counter(
+    "pit_screen_limited_total",
+    "Screens closed for sending too many messages too fast (4429)",
+    ["screen"],
+)

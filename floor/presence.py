@@ -8,6 +8,11 @@ another screen of the same pair may still be there.
 
 With Redis (``REDIS_URL``) the marks live in one Redis hash per topic, shared by every
 worker; otherwise (one process: the in-memory channel layer) in this process.
+
+The same store counts each person's open screens (:func:`screen_open`, ``SCREENS_PER_PERSON``
+at most): a screen is counted from its connection to its disconnection and refreshes its
+mark while open (``staff.consumers``); a crashed worker's screens stop counting after
+``PRESENCE_SECONDS``.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ def _key(topic: str) -> str:
 class _LocalPresence:
     def __init__(self):
         self.marks: dict[str, dict[str, float]] = {}
+        self.screens: dict[int, dict[str, float]] = {}
         self.lock = threading.Lock()
 
     def mark(self, topic: str, pair: str, until: float) -> None:
@@ -41,6 +47,24 @@ class _LocalPresence:
     def clear(self) -> None:
         with self.lock:
             self.marks.clear()
+            self.screens.clear()
+
+    def screen_open(self, user_id: int, channel: str, until: float, now: float) -> int:
+        with self.lock:
+            open_ = self.screens.setdefault(user_id, {})
+            for name in [n for n, t in open_.items() if t <= now]:
+                del open_[name]
+            open_[channel] = until
+            return len(open_)
+
+    def screen_seen(self, user_id: int, channel: str, until: float) -> None:
+        with self.lock:
+            if channel in self.screens.get(user_id, {}):
+                self.screens[user_id][channel] = until
+
+    def screen_closed(self, user_id: int, channel: str) -> None:
+        with self.lock:
+            self.screens.get(user_id, {}).pop(channel, None)
 
 
 class _RedisPresence:
@@ -67,6 +91,21 @@ class _RedisPresence:
         client = self._client()
         await client.hset(_key(topic), pair, until)
         await client.expire(_key(topic), PRESENCE_SECONDS * 2)
+
+    async def screen_open(self, user_id: int, channel: str, until: float, now: float) -> int:
+        client, key = self._client(), _key(f"screens:{int(user_id)}")
+        await client.zremrangebyscore(key, "-inf", now)
+        await client.zadd(key, {channel: until})
+        await client.expire(key, PRESENCE_SECONDS * 2)
+        return await client.zcard(key)
+
+    async def screen_seen(self, user_id: int, channel: str, until: float) -> None:
+        key = _key(f"screens:{int(user_id)}")
+        await self._client().zadd(key, {channel: until}, xx=True)
+        await self._client().expire(key, PRESENCE_SECONDS * 2)
+
+    async def screen_closed(self, user_id: int, channel: str) -> None:
+        await self._client().zrem(_key(f"screens:{int(user_id)}"), channel)
 
     def pairs(self, topic: str, now: float) -> set[str]:
         marks = self.sync.hgetall(_key(topic))
@@ -97,6 +136,31 @@ async def mark(topic: str, fragment: str, language: str) -> None:
         await store.amark(topic, pair, until)
     else:
         store.mark(topic, pair, until)
+
+
+async def screen_open(user_id: int, channel: str) -> int:
+    """Count ``channel`` among ``user_id``'s open screens; how many are open now (with it)."""
+    store, now = backend(), time.time()
+    if isinstance(store, _RedisPresence):
+        return await store.screen_open(user_id, channel, now + PRESENCE_SECONDS, now)
+    return store.screen_open(user_id, channel, now + PRESENCE_SECONDS, now)
+
+
+async def screen_seen(user_id: int, channel: str) -> None:
+    """``channel`` is still open (its count lasts another ``PRESENCE_SECONDS``)."""
+    store, until = backend(), time.time() + PRESENCE_SECONDS
+    if isinstance(store, _RedisPresence):
+        await store.screen_seen(user_id, channel, until)
+    else:
+        store.screen_seen(user_id, channel, until)
+
+
+async def screen_closed(user_id: int, channel: str) -> None:
+    store = backend()
+    if isinstance(store, _RedisPresence):
+        await store.screen_closed(user_id, channel)
+    else:
+        store.screen_closed(user_id, channel)
 
 
 def watched(topic: str) -> set[tuple[str, str]]:

@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class StaffConfig(AppConfig):
     name = "staff"
     verbose_name = _("Staff")
+
+    def ready(self):
+        from staff import signals  # noqa: F401  (connects the receivers)

@@ -121,7 +121,7 @@ def throttled_sources() -> list[dict]:
     rows = []
     for attempt in AccessAttempt.objects.filter(
         attempt_time__gte=since, failures_since_start__gt=settings.SIGN_IN_FREE_TRIES
-    ).order_by("-attempt_time")[:200]:
+    ).order_by("-attempt_time"):
         stopped = attempt.failures_since_start >= settings.AXES_FAILURE_LIMIT
         pause = (
             settings.AXES_COOLOFF_TIME

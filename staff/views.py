@@ -10,6 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from floor.paging import page_of
 from staff import selectors, services
 from staff.access import role_required
 from staff.models import ReplacementRequest, User
@@ -144,7 +145,10 @@ def lockouts_view(request):
     return render(
         request,
         "staff/lockouts.html",
-        {"locked": selectors.locked_pins(), "sources": selectors.throttled_sources()},
+        {
+            "locked": page_of(request, selectors.locked_pins(), name="locked"),
+            "sources": page_of(request, selectors.throttled_sources(), name="sources"),
+        },
     )
 
 
@@ -234,7 +238,7 @@ def replacements_view(request):
     return render(
         request,
         "staff/replacements.html",
-        {"requests": selectors.replacement_requests(tables=tables, limit=200)},
+        {"requests": page_of(request, selectors.replacement_requests(tables=tables))},
     )
 
 
@@ -285,6 +289,6 @@ def _duty_replacement_refused(request, error: str, status: int = 400):
     return render(
         request,
         "staff/replacements.html",
-        {"requests": selectors.replacement_requests(limit=200), "error": error},
+        {"requests": page_of(request, selectors.replacement_requests()), "error": error},
         status=status,
     )

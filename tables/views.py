@@ -8,6 +8,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from floor.alerts import ALERT_MESSAGES
+from floor.paging import page_of
 from floor.parsing import record_id, whole_number
 from staff import selectors as staff_selectors
 from staff import services as staff_services
@@ -44,7 +45,6 @@ def _step_data(request, table) -> dict:
         "seal": post.get("seal"),
         "tip_box": post.get("tip_box") == "on",
         "removed_by": post.get("removed_by") or None,
-        "witness": post.get("witness") or None,
     }
 
 
@@ -115,12 +115,15 @@ def _act(request, table, op) -> None:
     if checklist is None:
         raise ValidationError(_("Start the checklist first."))
     if op == "step":
-        services.checklist_step_record(
-            checklist=checklist,
-            step=request.POST.get("step", ""),
-            done_by=user,
-            data=_step_data(request, table),
-        )
+        step = request.POST.get("step", "")
+        data = _step_data(request, table)
+        if step == "drop_box":
+            data["witness"] = services.witness_authenticate(
+                request=request,
+                identifier=request.POST.get("witness_identifier", ""),
+                secret=request.POST.get("witness_secret", ""),
+            )
+        services.checklist_step_record(checklist=checklist, step=step, done_by=user, data=data)
         return
     if op == "sign":
         form = SignForm(request.POST)
@@ -155,8 +158,9 @@ def alerts(request):
         kind=kind if kind in ALERT_MESSAGES else "",
         open_only=open_only,
     )
-    rows = (history.none() if beyond else history)[:200]
+    rows = page_of(request, history.none() if beyond else history, name="alerts")
     table_ids = alerts_visible_to(user=request.user).values("table_id")
+    _mark_acknowledgers(rows, request.user)
     return render(
         request,
         "tables/alerts.html",
@@ -165,15 +169,30 @@ def alerts(request):
             "tables": Table.objects.filter(pk__in=table_ids).order_by("number"),
             "kinds": sorted(ALERT_MESSAGES),
             "filters": {"table": table, "kind": kind, "open": open_only},
-            "can_acknowledge": request.user.has_role(Role.INSPECTOR),
             "next": request.get_full_path(),
         },
     )
 
 
-@role_required(Role.INSPECTOR)
+def _mark_acknowledgers(rows, user) -> None:
+    """Each alert row learns whether ``user`` may acknowledge it here (``can_acknowledge``)
+    or raised it himself (``own``: the duty administrator acknowledges it)."""
+    inspector = user.has_role(Role.INSPECTOR)
+    duty = user.has_role(Role.DUTY_ADMINISTRATOR)
+    mine = set(staff_selectors.inspector_table_ids(user=user).values_list("table_id", flat=True))
+    for alert in rows:
+        critical = alert.severity == alert.Severity.CRITICAL
+        alert.own = services.own_critical(alert, user)
+        alert.can_acknowledge = not alert.own and (
+            (duty and critical)
+            or (inspector and (alert.table_id is None or alert.table_id in mine))
+        )
+
+
+@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
 def alert_acknowledge(request):
-    """POST ``alert`` and ``note``: the inspector acknowledges an alert of their table."""
+    """POST ``alert`` and ``note``: the inspector acknowledges an alert of their table (the
+    duty administrator a critical one)."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
     alert_id = request.POST.get("alert", "")
@@ -188,11 +207,12 @@ def alert_acknowledge(request):
         except ValidationError as error:
             message, status = " ".join(error.messages), 400
     if request.htmx:
-        # The tile refreshes itself through the socket; here only the outcome is shown.
+        # The tile refreshes itself through the socket; here only the outcome is shown — a
+        # refusal too, so answered 200 (htmx swaps no 4xx), its kind in data-outcome.
+        outcome = "ok" if status == 200 else "refused"
         return HttpResponse(
             f'<p id="ack-result" class="ack-result" role="status" hx-swap-oob="true" '
-            f'data-testid="ack-result">{escape(message)}</p>',
-            status=200 if status == 200 else status,
+            f'data-testid="ack-result" data-outcome="{outcome}">{escape(message)}</p>'
         )
     back = request.POST.get("next", "")
     if status == 200:

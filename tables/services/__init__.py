@@ -14,7 +14,7 @@ A table's configuration (rule set, limits, chip set...) is written by
 Refusals are ``floor.errors.Refused`` with a translated message and a stable ``code``.
 """
 
-from tables.services.alerts import alert_acknowledge
+from tables.services.alerts import alert_acknowledge, own_critical
 from tables.services.chips import chip_count_record, table_validate_chips
 from tables.services.lifecycle import (
     checklist_current,
@@ -26,6 +26,7 @@ from tables.services.lifecycle import (
     signer_authenticate,
     table_close,
     table_open,
+    witness_authenticate,
 )
 from tables.services.reservations import (
     RESERVATION_WARNING,
@@ -38,6 +39,7 @@ from tables.services.reservations import (
 __all__ = [
     "RESERVATION_WARNING",
     "alert_acknowledge",
+    "own_critical",
     "checklist_current",
     "checklist_missing_steps",
     "checklist_sign",
@@ -53,4 +55,5 @@ __all__ = [
     "table_close",
     "table_open",
     "table_validate_chips",
+    "witness_authenticate",
 ]

@@ -125,6 +125,21 @@ def signer_authenticate(*, request, identifier: str, secret: str):
     return user
 
 
+def witness_authenticate(*, request, identifier: str, secret: str):
+    """The drop box's witness proves who he is with his own password (throttled like every
+    sign-in): the person, or a refusal in words naming the witness."""
+    if not (identifier or "").strip() or not secret:
+        raise Refused(
+            "witness_unproven", _("The witness enters his own name and password on the form.")
+        )
+    try:
+        return signer_authenticate(request=request, identifier=identifier, secret=secret)
+    except Refused as refusal:
+        if refusal.code != "bad_credential":
+            raise
+        raise Refused("witness_bad_credential", _("The witness's name or password is wrong."))
+
+
 SIGNER_ROLES = {
     "pit_boss": (Role.PIT_BOSS,),
     "second": (Role.INSPECTOR,),

@@ -19,7 +19,7 @@ from floor.errors import Refused
 from floor.models import Alert, TableFeed
 from floor.parsing import record_id, whole_number
 from staff.models import User
-from staff.roles import TableRole
+from staff.roles import Role, TableRole
 from staff.selectors import table_staff
 from tables.models import Checklist, ChipCount, Table
 from tables.services.chips import chip_count_record
@@ -138,14 +138,38 @@ def _reservations(step: Step) -> dict:
     return {"cleared": reservations_clear(table=step.table, by=step.by)}
 
 
+# Who may witness the drop box leaving the table: not a croupier of the floor.
+WITNESS_ROLES = (Role.INSPECTOR, Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS)
+
+
 def _drop_box(step: Step) -> dict:
+    """The seal, who removed the box (an active person) and the witness. The witness proved
+    who he is: ``data["witness"]`` is the person whose own password was typed on the form
+    (``tables.services.witness_authenticate``), never a name picked from a list; he is
+    active, holds a role that may witness and is not the one removing the box."""
     seal = str(step.data.get("seal") or "").strip()[:64]
     if not seal:
         raise Refused("seal_required", _("Enter the seal number."))
-    removed_by = User.objects.filter(pk=record_id(step.data.get("removed_by"))).first()
-    witness = User.objects.filter(pk=record_id(step.data.get("witness"))).first()
-    if removed_by is None or witness is None:
+    removed_by = User.objects.filter(
+        pk=record_id(step.data.get("removed_by")), is_active=True
+    ).first()
+    witness = step.data.get("witness")
+    if removed_by is None:
         raise Refused("people_required", _("Name who removed the drop box and the witness."))
+    if not isinstance(witness, User) or witness.pk is None:
+        raise Refused(
+            "witness_unproven", _("The witness enters his own name and password on the form.")
+        )
+    witness = User.objects.filter(pk=witness.pk, is_active=True).first()
+    if witness is None or not any(witness.has_role(role) for role in WITNESS_ROLES):
+        raise Refused(
+            "witness_role",
+            _(
+                "%(name)s cannot witness the drop box: only an active inspector, duty "
+                "administrator or pit boss may."
+            )
+            % {"name": step.data["witness"].display_name},
+        )
     if removed_by == witness:
         raise Refused(
             "same_person", _("The witness must be another person than the one removing it.")

@@ -110,3 +110,10 @@ def worked_day(cash_table, crew, count_chips, closed_round):
     count_chips(cash_table, "closer", "102000")
     services.drop_enter(table=cash_table, gaming_day=today(), amount="30000", actor=crew["duty"])
     return cash_table
+
+
+def once(post: dict) -> dict:
+    """A money form's fields with its idempotency token, as the page sends them."""
+    import uuid
+
+    return {**post, "submission": uuid.uuid4().hex}

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from cashdesk.audit import AuditEntry
 from cashdesk.models import CashIn, DropCount, GamingDayClose, Resolution, Slip, Tip
-from tests.cashdesk.conftest import today
+from tests.cashdesk.conftest import once, today
 
 pytestmark = pytest.mark.django_db
 
@@ -78,7 +78,7 @@ def test_a_huge_cash_in_is_refused_with_a_message(client, cash_table, english_cr
 )
 def test_a_bad_cash_in_is_refused_with_its_reason(client, cash_table, english_crew, post, message):
     client.force_login(english_crew["dealer"])
-    response = client.post(reverse("cashdesk:cash_in", args=[cash_table.pk]), post)
+    response = client.post(reverse("cashdesk:cash_in", args=[cash_table.pk]), once(post))
     assert refusal(response) == message
     assert not CashIn.objects.exists()
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from cashdesk import services
 from cashdesk.models import CashIn
 from floor.models import Alert
+from tests.cashdesk.conftest import once
 
 NOTES = {"5000": 3, "1000": 2}  # 17 000
 CHIPS = {"5000": 3, "1000": 2}
@@ -33,7 +34,7 @@ def test_matching_recount_confirms_the_cash_in(client, cash_table, crew):
     cash_in = _enter(cash_table, crew)
     client.force_login(crew["observer"])
     post = {"cash_in": cash_in.pk, "note-5000": "3", "note-1000": "2"}
-    response = client.post(reverse("cashdesk:recount", args=[cash_table.pk]), post)
+    response = client.post(reverse("cashdesk:recount", args=[cash_table.pk]), once(post))
     assert response.status_code == 302
     cash_in.refresh_from_db()
     assert cash_in.status == CashIn.Status.CONFIRMED
@@ -46,7 +47,7 @@ def test_mismatched_recount_raises_an_alert(client, cash_table, crew):
     cash_in = _enter(cash_table, crew)
     client.force_login(crew["observer"])
     post = {"cash_in": cash_in.pk, "note-5000": "3", "note-1000": "1"}
-    client.post(reverse("cashdesk:recount", args=[cash_table.pk]), post)
+    client.post(reverse("cashdesk:recount", args=[cash_table.pk]), once(post))
     cash_in.refresh_from_db()
     assert cash_in.status == CashIn.Status.MISMATCH
     alert = Alert.objects.get(kind="recount_mismatch")
@@ -122,7 +123,7 @@ def test_tip_is_recorded_with_box_and_time_and_is_never_win(client, cash_table, 
     client.force_login(crew["dealer"])
     response = client.post(
         reverse("cashdesk:tip", args=[cash_table.pk]),
-        {"box": "3", "amount": "250", "note": "a regular"},
+        once({"box": "3", "amount": "250", "note": "a regular"}),
     )
     assert response.status_code == 302
     from cashdesk.models import Tip

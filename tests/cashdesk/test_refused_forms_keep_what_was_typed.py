@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cashdesk import services
 from cashdesk.models import CashIn, Tip
-from tests.cashdesk.conftest import today
+from tests.cashdesk.conftest import once, today
 
 pytestmark = pytest.mark.django_db
 
@@ -130,7 +130,7 @@ def test_the_observer_sees_the_dealers_figure_only_after_his_own_count(client, c
     assert "17,000.00" not in before and 'data-testid="my-recounts"' not in before
     response = client.post(
         reverse("cashdesk:recount", args=[cash_table.pk]),
-        {"cash_in": cash_in.pk, "note-5000": "3", "note-1000": "1"},
+        once({"cash_in": cash_in.pk, "note-5000": "3", "note-1000": "1"}),
         follow=True,
     )
     page = response.content.decode()

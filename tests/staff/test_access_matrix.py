@@ -86,7 +86,7 @@ POST_ONLY = {
     "cashdesk:slip_request": ({"table_id": "T"}, {"inspector": 400}),
     "cashdesk:slip_receive": ({"table_id": "T"}, {"dealer": 400, "observer": 400}),
     "cashdesk:slip_void": ({"table_id": "T"}, {"inspector": 400, "duty": 400}),
-    "tables:alert_acknowledge": ({}, {"inspector": 400}),
+    "tables:alert_acknowledge": ({}, {"inspector": 400, "duty": 400}),
 }
 PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
 # Operations endpoints: answered by the client's network, not by role

@@ -142,7 +142,7 @@ def close_table(table, crew, counts=None):
         ("chip_float", {"counts": counts or {"25": 40, "100": 40, "500": 20}}),
         (
             "drop_box",
-            {"seal": "D-77", "removed_by": crew["duty"].pk, "witness": crew["inspector"].pk},
+            {"seal": "D-77", "removed_by": crew["duty"].pk, "witness": crew["inspector"]},
         ),
     ]:
         services.checklist_step_record(
@@ -180,7 +180,7 @@ def test_drop_box_needs_a_witness_other_than_the_remover(closed_table, crew):
             checklist=checklist,
             step="drop_box",
             done_by=crew["pitboss"],
-            data={"seal": "D-1", "removed_by": crew["duty"].pk, "witness": crew["duty"].pk},
+            data={"seal": "D-1", "removed_by": crew["duty"].pk, "witness": crew["duty"]},
         )
     assert refusal.value.code == "same_person"
 

@@ -258,6 +258,8 @@ class Command(BaseCommand):
             "STATIC_MANIFEST": "0",
             "LOG_LEVEL": "WARNING",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            # One bench inspector watches every table's screen: lift the per-person cap.
+            "SCREENS_PER_PERSON": str(options["tables"] + 10),
         }
         ports = [_free_port() for _ in range(options["workers"])]
         workers = [
