@@ -44,12 +44,13 @@ def test_every_money_form_on_the_page_carries_a_fresh_token(dealer, cash_table):
 
 def test_the_same_tip_sent_twice_is_recorded_once_and_answered_as_the_first(dealer, cash_table):
     url = reverse("cashdesk:tip", args=[cash_table.pk])
-    post = {"box": "3", "amount": "250", "submission": token()}
+    post = {"box": "3", "amount": "250", "note": "a regular", "submission": token()}
     first = dealer.post(url, post, follow=True)
     second = dealer.post(url, post, follow=True)
     assert Tip.objects.count() == 1
-    assert "Tip recorded." in messages_of(first)
-    assert messages_of(second) == ["Already recorded (the form was sent twice): Tip recorded."]
+    recorded = "Tip recorded: each chip knocked on the table three times, into the tip box."
+    assert recorded in messages_of(first)
+    assert messages_of(second) == [f"Already recorded (the form was sent twice): {recorded}"]
     assert (
         Submission.objects.get(token=post["submission"]).record
         == f"cashdesk.tip:{Tip.objects.get().pk}"
@@ -74,7 +75,8 @@ def test_the_same_cash_in_and_the_same_recount_twice_act_once(dealer, cash_table
 
 def test_a_money_form_without_its_token_is_refused(dealer, cash_table):
     response = dealer.post(
-        reverse("cashdesk:tip", args=[cash_table.pk]), {"box": "3", "amount": "250"}
+        reverse("cashdesk:tip", args=[cash_table.pk]),
+        {"box": "3", "amount": "250", "note": "a regular"},
     )
     assert response.status_code == 400
     assert (
@@ -84,7 +86,7 @@ def test_a_money_form_without_its_token_is_refused(dealer, cash_table):
 
 
 def test_another_persons_token_is_refused(dealer, cash_table, crew):
-    post = {"box": "3", "amount": "250", "submission": token()}
+    post = {"box": "3", "amount": "250", "note": "a regular", "submission": token()}
     dealer.post(reverse("cashdesk:tip", args=[cash_table.pk]), post)
     duty = Client()
     duty.force_login(crew["duty"])
@@ -106,16 +108,24 @@ def test_another_persons_token_is_refused(dealer, cash_table, crew):
 def test_a_refused_form_leaves_its_token_free(dealer, cash_table):
     url = reverse("cashdesk:tip", args=[cash_table.pk])
     sent = token()
-    refused = dealer.post(url, {"box": "3", "amount": "999999999999.99", "submission": sent})
+    refused = dealer.post(
+        url, {"box": "3", "amount": "999999999999.99", "note": "a regular", "submission": sent}
+    )
     assert refused.status_code == 400
-    assert dealer.post(url, {"box": "3", "amount": "250", "submission": sent}).status_code == 302
+    assert (
+        dealer.post(
+            url, {"box": "3", "amount": "250", "note": "a regular", "submission": sent}
+        ).status_code
+        == 302
+    )
     assert Tip.objects.count() == 1
 
 
 @pytest.mark.parametrize("amount", ["999999999999.99", "100000000.01"])
 def test_an_absurd_tip_is_refused_with_the_reason(dealer, cash_table, amount):
     response = dealer.post(
-        reverse("cashdesk:tip", args=[cash_table.pk]), once({"box": "3", "amount": amount})
+        reverse("cashdesk:tip", args=[cash_table.pk]),
+        once({"box": "3", "amount": amount, "note": "a regular"}),
     )
     assert response.status_code == 400
     page = response.content.decode()
@@ -142,9 +152,9 @@ def test_the_bound_is_a_setting_and_covers_cash_ins_and_drops(dealer, cash_table
 def test_an_unusual_tip_raises_an_alert(dealer, cash_table, settings, crew):
     settings.TIP_ALERT_AMOUNT = 10000
     url = reverse("cashdesk:tip", args=[cash_table.pk])
-    dealer.post(url, once({"box": "3", "amount": "9999.99"}))
+    dealer.post(url, once({"box": "3", "amount": "9999.99", "note": "a regular"}))
     assert not Alert.objects.filter(kind="tip_large").exists()
-    dealer.post(url, once({"box": "2", "amount": "10000"}))
+    dealer.post(url, once({"box": "2", "amount": "10000", "note": "a regular"}))
     alert = Alert.objects.get(kind="tip_large")
     assert alert.params["box"] == 2 and alert.raised_by == crew["dealer"]
     assert alert.table == cash_table
@@ -166,7 +176,7 @@ def test_the_same_tip_posted_twice_at_once_is_recorded_once(cash_table, crew):
     browser = Client()
     browser.force_login(crew["dealer"])
     cookie = browser.cookies[django_settings.SESSION_COOKIE_NAME].value
-    post = {"box": "3", "amount": "250", "submission": token()}
+    post = {"box": "3", "amount": "250", "note": "a regular", "submission": token()}
     barrier = threading.Barrier(2)
     statuses = []
 
