@@ -433,6 +433,56 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
     return out
 
 
+def exception_of(*, kind: str, object_id: int) -> dict | None:
+    """The open exception of one record — ``kind`` (``cash_in``, ``slip``, ``drop``) and
+    its id — as ``open_exceptions`` lists it, or None: no such record, a record that is not
+    an exception (a confirmed cash-in, a fully signed slip, a drop that matches) or one
+    already resolved."""
+    if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
+        return None
+    if kind == "cash_in":
+        c = (
+            CashIn.objects.filter(pk=object_id)
+            .exclude(status=CashIn.Status.CONFIRMED)
+            .select_related("table")
+            .first()
+        )
+        return c and {"kind": kind, "object": c, "code": c.status, "table": c.table}
+    if kind == "slip":
+        s = (
+            Slip.objects.filter(pk=object_id)
+            .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
+            .select_related("table")
+            .first()
+        )
+        return s and {"kind": kind, "object": s, "code": s.state, "table": s.table}
+    if kind == "drop":
+        d = (
+            DropCount.objects.filter(pk=object_id, replaced_by__isnull=True)
+            .select_related("table")
+            .first()
+        )
+        if d is None:
+            return None
+        registered = _q(
+            CashIn.objects.filter(
+                destination=CashIn.Destination.CASH_BOX,
+                table_id=d.table_id,
+                gaming_day=d.gaming_day,
+            ).aggregate(s=Sum("amount"))["s"]
+        )
+        if registered == d.amount:
+            return None
+        return {
+            "kind": kind,
+            "object": d,
+            "code": "drop_difference",
+            "table": d.table,
+            "difference": d.amount - registered,
+        }
+    return None
+
+
 def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int | None = None):
     """The records behind a report line (drill-down)."""
     flt = {"gaming_day__gte": first, "gaming_day__lte": last}

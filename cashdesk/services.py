@@ -23,9 +23,10 @@ from cashdesk.models import (
     SlipCounter,
     Tip,
 )
-from cashdesk.selectors import open_exceptions
+from cashdesk.selectors import exception_of, open_exceptions
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
+from floor.errors import Refused
 from floor.models import Alert
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
@@ -50,6 +51,13 @@ def _require_day_open(day: dt.date) -> None:
         raise ValidationError(
             _("The gaming day %(day)s is closed.") % {"day": day.isoformat()}, code="day_closed"
         )
+
+
+_EXCEPTION_MODELS = {
+    Resolution.Kind.CASH_IN: CashIn,
+    Resolution.Kind.SLIP: Slip,
+    Resolution.Kind.DROP: DropCount,
+}
 
 
 def _save(obj) -> None:
@@ -318,15 +326,31 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
 
 
 def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolution:
-    """The duty administrator closes one exception with a note."""
+    """The duty administrator closes one open exception with a note. Only an exception that
+    is open now can be resolved: a record that does not exist (yet), one that is no
+    exception (a confirmed cash-in, a fully signed slip, a drop that matches) or one already
+    resolved is refused — a resolution can never wait for a future record and hide it."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     if not (note or "").strip():
         raise ValidationError(_("Write what was done about it."), code="no_note")
-    already = ValidationError(_("This exception is already resolved."), code="signed")
+    already = Refused("signed", _("This exception is already resolved."))
+    model = _EXCEPTION_MODELS.get(kind)
+    if model is None:
+        raise Refused("no_exception", _("No such exception."))
     try:
         with transaction.atomic():
+            # The record's row is locked: a recount or a signature cannot slip in between
+            # the check and the resolution.
+            row = model.objects.select_for_update().filter(pk=object_id).first()
+            if row is None:
+                raise Refused("no_exception", _("No such exception."))
             if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
                 raise already
+            if exception_of(kind=kind, object_id=object_id) is None:
+                raise Refused(
+                    "no_exception", _("This record is not an open exception: nothing to resolve.")
+                )
+            _require_day_open(row.gaming_day)
             resolution = Resolution(
                 kind=kind,
                 object_id=object_id,
@@ -340,6 +364,7 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
                 if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
                     raise already  # resolved a moment ago by another submit
                 raise
+            duty_changed()  # the duty screen lists the open exceptions
     except IntegrityError:  # the same exception resolved at the same moment (double submit)
         raise already
     return resolution
