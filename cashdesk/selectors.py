@@ -12,7 +12,15 @@ from django.db.models.functions import TruncHour
 from django.utils import timezone
 
 from cashdesk.gaming import CENT, day_window, gaming_day_of
-from cashdesk.models import CashIn, DropCount, Resolution, RoundResult, Slip, Tip
+from cashdesk.models import (
+    CashIn,
+    DropCount,
+    GamingDayClose,
+    Resolution,
+    RoundResult,
+    Slip,
+    Tip,
+)
 from tables.models import ChipCount, Table
 
 ZERO = Decimal(0)
@@ -217,6 +225,18 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
     opener + drop + credits − fills when the opener, the closer and the drop are known."""
     start, _ = day_window(first)
     _, end = day_window(last)
+    # A chip count made after its gaming day was closed belongs to the next day (as every
+    # record made then does: cashdesk.services._record_day), so a closed day never changes.
+    closed_at = dict(
+        GamingDayClose.objects.filter(
+            gaming_day__gte=first - dt.timedelta(days=1),
+            gaming_day__lte=last,
+            reopened_at__isnull=True,
+        ).values_list("gaming_day", "closed_at")
+    )
+    before = closed_at.get(first - dt.timedelta(days=1))
+    if before is not None:
+        start = min(start, before)
     days = {"gaming_day__gte": first, "gaming_day__lte": last}
     out: dict[tuple[int, dt.date], Figures] = defaultdict(Figures)
 
@@ -270,7 +290,12 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         .values("table_id", "kind", "total", "counted_at")
         .order_by("counted_at", "pk")
     ):
-        f = out[c["table_id"], gaming_day_of(c["counted_at"])]
+        day = gaming_day_of(c["counted_at"])
+        if day in closed_at and c["counted_at"] > closed_at[day]:
+            day += dt.timedelta(days=1)
+        if not first <= day <= last:
+            continue
+        f = out[c["table_id"], day]
         if c["kind"] == ChipCount.Kind.OPENER and f.opener is None:
             f.opener = c["total"]
         elif c["kind"] == ChipCount.Kind.CLOSER:

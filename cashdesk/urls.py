@@ -8,6 +8,7 @@ urlpatterns = [
     path("duty/slips/issue/", views.slip_issue, name="slip_issue"),
     path("duty/exceptions/resolve/", views.resolve, name="resolve"),
     path("duty/day/close/", views.day_close, name="day_close"),
+    path("duty/day/reopen/", views.day_reopen, name="day_reopen"),
     path("duty/drop/", views.drop, name="drop"),
     path("reports/", views.report, name="report"),
     path("reports/print/", views.report_print, name="report_print"),
