@@ -318,6 +318,9 @@ class RoundResult(models.Model):
     total_bet = models.DecimalField(**MONEY)
     players_net = models.DecimalField(**MONEY)
     theoretical_win = models.DecimalField(**MONEY, default=0)
+    # A voided round is recorded only when something was paid at once and stays paid
+    # (a Blackjack, even money): its players_net is that payment; it is no round played.
+    voided = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["gaming_day", "table"])]

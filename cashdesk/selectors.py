@@ -272,12 +272,12 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         RoundResult.objects.filter(**days)
         .values("table_id", "gaming_day")
         .annotate(
-            rounds=Count("pk"),
+            rounds=Count("pk", filter=Q(voided=False)),
             hands=Sum("hands"),
             bet=Sum("total_bet"),
             net=Sum("players_net"),
             theoretical=Sum("theoretical_win"),
-            hours=Count(TruncHour("closed_at"), distinct=True),
+            hours=Count(TruncHour("closed_at"), distinct=True, filter=Q(voided=False)),
         )
     ):
         f = out[a["table_id"], a["gaming_day"]]
@@ -358,7 +358,12 @@ def shift_report(*, gaming_day: dt.date) -> list[dict]:
     for a in (
         RoundResult.objects.filter(gaming_day=gaming_day)
         .values("shift")
-        .annotate(n=Count("pk"), h=Sum("hands"), b=Sum("total_bet"), p=Sum("players_net"))
+        .annotate(
+            n=Count("pk", filter=Q(voided=False)),
+            h=Sum("hands"),
+            b=Sum("total_bet"),
+            p=Sum("players_net"),
+        )
     ):
         s = shifts[a["shift"]]
         s.update(
@@ -527,7 +532,7 @@ def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int
         "rounds": RoundResult.objects.filter(**flt)
         .values("table_id", "table__number")
         .annotate(
-            n=Count("pk"),
+            n=Count("pk", filter=Q(voided=False)),
             bet=Sum("total_bet"),
             net=Sum("players_net"),
             a=Min("closed_at"),

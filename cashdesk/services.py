@@ -519,6 +519,7 @@ def round_result_record(
     total_bet: Decimal,
     players_net: Decimal,
     theoretical_win: Decimal,
+    voided: bool = False,
 ) -> RoundResult:
     """A closed round's figures for the reports, written by the live table's write path in
     the transaction that closes the round: exactly once per round, with it or not at all.
@@ -536,6 +537,7 @@ def round_result_record(
         total_bet=total_bet,
         players_net=players_net,
         theoretical_win=theoretical_win.quantize(CENT),
+        voided=voided,
     )
     result.save()
     return result

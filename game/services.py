@@ -352,7 +352,10 @@ def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> No
     ended = state.status in ("closed", "voided")
     if ended:
         round_row.closed_at = timezone.now()
-        round_row.players_net = state.engine.net if state.status == "closed" else Decimal(0)
+        # A voided round's result is what was paid at once and stays paid (game.live).
+        round_row.players_net = (
+            state.engine.net if state.status == "closed" else state.paid_at_once_net
+        )
     round_row.save(
         update_fields=[
             "events_count",
@@ -390,6 +393,19 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
             total_bet=round_row.total_bet,
             players_net=round_row.players_net,
             theoretical_win=round_row.total_bet * (house_edge(ctx.table.rules) or 0),
+        )
+    elif round_row.players_net:
+        # Voided after a payment made at once: the paid chips left the tray and stay with
+        # the player, so the tray check and the report count them (not as a round played).
+        round_result_record(
+            round_id=round_row.pk,
+            table_id=ctx.table.pk,
+            closed_at=round_row.closed_at,
+            hands=0,
+            total_bet=Decimal(0),
+            players_net=round_row.players_net,
+            theoretical_win=Decimal(0),
+            voided=True,
         )
     replacement_hand_over_due(table=ctx.table)
 
