@@ -245,3 +245,18 @@ def test_a_par_float_that_is_not_a_count_is_refused(client, table, english, par)
     response = client.post(url, config_data(table, par=par))
     assert response.status_code == 400
     assert not TableChange.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("value", ["0", BEYOND, HUGE])
+async def test_a_socket_path_id_beyond_any_record_is_closed_not_found(crew, value):
+    from channels.db import database_sync_to_async
+
+    from tests.conftest import ws_communicator
+
+    socket = await database_sync_to_async(ws_communicator)(f"/ws/tables/{value}/", crew["dealer"])
+    try:
+        assert await socket.connect() == (True, None)
+        assert (await socket.receive_output())["code"] == 4404
+    finally:
+        await socket.disconnect()
