@@ -226,3 +226,26 @@ def test_a_reopen_with_two_signatures_is_recorded_and_the_day_takes_records_agai
     again = services.gaming_day_close(gaming_day=today(), actor=english["duty"])
     assert GamingDayClose.objects.filter(gaming_day=today()).count() == 2
     assert list(GamingDayClose.objects.filter(reopened_at__isnull=True)) == [again]
+
+
+def test_a_round_played_after_the_close_is_the_next_days(client, cash_table, crew):
+    from tests.game.conftest import Desk
+
+    _close_tables()
+    services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    client.force_login(crew["duty"])
+    before = _report_csv(client, today())
+
+    _reopen_table(cash_table)  # opened again before the gaming day's end
+    desk = Desk(cash_table, crew["dealer"])
+    desk.start_round({1: 100})
+    desk.ok("close-bets")
+    desk.cards("Th", "6d", "9c")
+    desk.ok("stand")
+    desk.cards("Ks", "Qd")  # the dealer busts: the player wins 100
+    desk.ok("confirm-settlement")
+
+    (result,) = RoundResult.objects.all()
+    assert result.gaming_day == today() + dt.timedelta(days=1) and result.shift == 1
+    assert _report_csv(client, today()) == before
+    assert services_report(today() + dt.timedelta(days=1)).rounds == 1
