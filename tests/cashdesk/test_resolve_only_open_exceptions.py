@@ -43,16 +43,19 @@ def test_resolving_a_record_that_does_not_exist_yet_is_refused(
 
 def test_the_next_cash_in_mismatch_stays_an_open_exception(cash_table, crew):
     future = _next_id(CashIn)
-    with pytest.raises(Refused) as refused:
-        services.exception_resolve(kind="cash_in", object_id=future, actor=crew["duty"], note="x")
-    assert refused.value.code == "no_exception"
+    for object_id in range(future, future + 20):  # the next ids, whatever the sequence
+        with pytest.raises(Refused) as refused:
+            services.exception_resolve(
+                kind="cash_in", object_id=object_id, actor=crew["duty"], note="x"
+            )
+        assert refused.value.code == "no_exception"
+    assert not Resolution.objects.exists()
     cash_in = services.cash_in_record(
         table=cash_table, actor=crew["dealer"], notes={"1000": 2}, chips={"1000": 2}
     )
-    assert cash_in.pk == future
     services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 1})
     assert [(e["kind"], e["object"].pk) for e in open_exceptions(gaming_day=today())] == [
-        ("cash_in", future)
+        ("cash_in", cash_in.pk)
     ]
 
 
