@@ -261,6 +261,28 @@ class DayCloseForm(CashDeskForm):
     gaming_day = GamingDayField(error_messages={"required": _("Choose a gaming day.")})
 
 
+class DayReopenForm(CashDeskForm):
+    """The two signatures of a reopen: the duty administrator's own password, the second
+    person's name and password, and the reason."""
+
+    gaming_day = GamingDayField(error_messages={"required": _("Choose a gaming day.")})
+    password = forms.CharField(
+        max_length=128, strip=False, error_messages={"required": _("Sign with your password.")}
+    )
+    second = forms.CharField(
+        max_length=150,
+        error_messages={"required": _("Name the second person who signs the reopen.")},
+    )
+    second_password = forms.CharField(
+        max_length=128,
+        strip=False,
+        error_messages={"required": _("The second person signs with his password.")},
+    )
+    reason = forms.CharField(
+        max_length=2000, error_messages={"required": _("Give the reason for the reopen.")}
+    )
+
+
 class DropForm(SentOnce):
     table = IdField(message=_("Choose a table."))
     gaming_day = GamingDayField(error_messages={"required": _("Choose a gaming day.")})

@@ -361,6 +361,9 @@ class RoundResult(models.Model):
     # The boxes that won the round (their net above zero): a tip from one of them needs no
     # note (docs/sources.md#tips).
     winning_boxes = models.JSONField(default=list, blank=True)
+    # A voided round is recorded only when something was paid at once and stays paid
+    # (a Blackjack, even money): its players_net is that payment; it is no round played.
+    voided = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["gaming_day", "table"])]
@@ -401,18 +404,40 @@ class Resolution(Chained):
 
 
 class GamingDayClose(Chained):
-    """A gaming day closed by the duty administrator (only with no open exception)."""
+    """A gaming day closed by the duty administrator: only a past or the current day, with
+    every table closed and no open exception (``cashdesk.services.gaming_day_close``).
 
-    gaming_day = models.DateField(_("gaming day"), unique=True)
+    A close can be undone once, by a reopen with two signatures (the duty administrator and
+    a second person: a pit boss or another duty administrator, each with his password) and
+    a reason; the reopen is a recorded change of this record (its ``audit_state_fields``),
+    never a deletion. A day has at most one close that is not reopened."""
+
+    gaming_day = models.DateField(_("gaming day"))
     closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField(_("closed at"))
+    reopen_reason = models.TextField(_("reason for the reopen"), blank=True)
+    reopened_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    reopen_confirmed_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    reopened_at = models.DateTimeField(_("reopened at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("closed gaming day")
         verbose_name_plural = _("closed gaming days")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day"],
+                condition=models.Q(reopened_at__isnull=True),
+                name="one_standing_close_per_day",
+            )
+        ]
         indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="dayclose_audit_link")]
 
     audit_fields = ("gaming_day", "closed_by", "closed_at")
+    audit_state_fields = ("reopen_reason", "reopened_by", "reopen_confirmed_by", "reopened_at")
 
     def audit_chain_of(self):
         return f"desk:{self.gaming_day}", self.gaming_day
@@ -443,3 +468,22 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.token} {self.record}"
+
+
+class PlayerCardDay(models.Model):
+    """One row per player card and gaming day, locked by each cash-in with that card: the
+    card's day total is summed under this lock, so two cash-ins at the same moment (at two
+    tables) cannot both miss the ``CASH_IN_PLAYER_DAY_ALERT_AMOUNT`` threshold."""
+
+    gaming_day = models.DateField()
+    player_card = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["gaming_day", "player_card"], name="player_card_day_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_day} {self.player_card}"

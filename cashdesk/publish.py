@@ -40,7 +40,9 @@ def duty_context(*, seq: int) -> dict:
         "exceptions": exceptions[:EXCEPTIONS_SHOWN],
         "exceptions_more": max(0, len(exceptions) - EXCEPTIONS_SHOWN),
         "to_issue": selectors.slips_to_issue()[:EXCEPTIONS_SHOWN],
-        "closed_days": GamingDayClose.objects.order_by("-gaming_day")[:5],
+        "closed_days": GamingDayClose.objects.filter(reopened_at__isnull=True).order_by(
+            "-gaming_day"
+        )[:5],
         "resolution_kinds": Resolution.Kind.choices,
         "open_replacements": replacement_panel(),
     }

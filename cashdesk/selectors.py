@@ -11,8 +11,16 @@ from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
-from cashdesk.gaming import CENT, day_window, gaming_day_of
-from cashdesk.models import CashIn, DropCount, Resolution, RoundResult, Slip, Tip
+from cashdesk.gaming import CENT, day_window, gaming_day_of, shift_of
+from cashdesk.models import (
+    CashIn,
+    DropCount,
+    GamingDayClose,
+    Resolution,
+    RoundResult,
+    Slip,
+    Tip,
+)
 from tables.models import ChipCount, Table
 
 ZERO = Decimal(0)
@@ -212,27 +220,67 @@ class Figures:
         }
 
 
-def _add_openers_and_closers(out: dict, start, end) -> None:
+def _add_openers_and_closers(out: dict, first: dt.date, last: dt.date, start, end, day_of) -> None:
     """Each table-day's opener (its first opening count) and closer (its last closing count)
-    from the chip counts between ``start`` and ``end``."""
+    from the chip counts between ``start`` and ``end``, each on the day ``day_of`` gives it."""
     for c in (
         ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
         .exclude(kind=ChipCount.Kind.SPOT)
         .values("table_id", "kind", "total", "counted_at")
         .order_by("counted_at", "pk")
     ):
-        f = out[c["table_id"], gaming_day_of(c["counted_at"])]
+        day = day_of(c["counted_at"])
+        if not first <= day <= last:
+            continue
+        f = out[c["table_id"], day]
         if c["kind"] == ChipCount.Kind.OPENER and f.opener is None:
             f.opener = c["total"]
         elif c["kind"] == ChipCount.Kind.CLOSER:
             f.closer = c["total"]
 
 
+def _moments_to_days(first: dt.date, last: dt.date):
+    """For records read by their moment (chip counts, slip receipts): the window of moments
+    that can belong to ``first``..``last`` and the function giving a moment's gaming day.
+    A moment after its gaming day was closed belongs to the next day (as every record made
+    then does: ``cashdesk.services._record_day``), so a closed day never changes."""
+    start, _ = day_window(first)
+    _, end = day_window(last)
+    closed_at = dict(
+        GamingDayClose.objects.filter(
+            gaming_day__gte=first - dt.timedelta(days=1),
+            gaming_day__lte=last,
+            reopened_at__isnull=True,
+        ).values_list("gaming_day", "closed_at")
+    )
+    before = closed_at.get(first - dt.timedelta(days=1))
+    if before is not None:
+        start = min(start, before)
+
+    def day_of(moment: dt.datetime) -> dt.date:
+        day = gaming_day_of(moment)
+        if day in closed_at and moment > closed_at[day]:
+            day += dt.timedelta(days=1)
+        return day
+
+    return start, end, day_of
+
+
+def _received_slips(start: dt.datetime, end: dt.datetime):
+    """Complete slips (received, not voided) whose receipt is in ``start``..``end``."""
+    return (
+        Slip.objects.filter(
+            received_at__gte=start, received_at__lt=end, void_confirmed_at__isnull=True
+        )
+        .values("table_id", "kind", "total", "received_at")
+        .order_by("received_at", "pk")
+    )
+
+
 def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.date], Figures]:
     """Figures per (table, gaming day) for the days ``first``..``last``; win = closer −
     opener + drop + credits − fills when the opener, the closer and the drop are known."""
-    start, _ = day_window(first)
-    _, end = day_window(last)
+    start, end, day_of = _moments_to_days(first, last)
     days = {"gaming_day__gte": first, "gaming_day__lte": last}
     out: dict[tuple[int, dt.date], Figures] = defaultdict(Figures)
 
@@ -249,17 +297,16 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         f.pit_cash = _q(a["pit"])
     for a in Tip.objects.filter(**days).values("table_id", "gaming_day").annotate(s=Sum("amount")):
         out[a["table_id"], a["gaming_day"]].tips = _q(a["s"])
-    for a in (
-        Slip.objects.filter(**days, received_at__isnull=False, void_confirmed_at__isnull=True)
-        .values("table_id", "gaming_day")
-        .annotate(
-            fills=Sum("total", filter=Q(kind=Slip.Kind.FILL)),
-            credits=Sum("total", filter=Q(kind=Slip.Kind.CREDIT)),
-        )
-    ):
-        f = out[a["table_id"], a["gaming_day"]]
-        f.fills = _q(a["fills"])
-        f.credits = _q(a["credits"])
+    # Fills and credits count on the gaming day the chips arrived or left (the receipt's
+    # signature), as the tray check counts them: one rule (docs/cashdesk.md).
+    for slip in _received_slips(start, end):
+        day = day_of(slip["received_at"])
+        if first <= day <= last:
+            f = out[slip["table_id"], day]
+            if slip["kind"] == Slip.Kind.FILL:
+                f.fills += slip["total"]
+            else:
+                f.credits += slip["total"]
     for a in DropCount.objects.filter(**days, replaced_by__isnull=True).values(
         "table_id", "gaming_day", "amount"
     ):
@@ -268,19 +315,19 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         RoundResult.objects.filter(**days)
         .values("table_id", "gaming_day")
         .annotate(
-            rounds=Count("pk"),
+            rounds=Count("pk", filter=Q(voided=False)),
             hands=Sum("hands"),
             bet=Sum("total_bet"),
             net=Sum("players_net"),
             theoretical=Sum("theoretical_win"),
-            hours=Count(TruncHour("closed_at"), distinct=True),
+            hours=Count(TruncHour("closed_at"), distinct=True, filter=Q(voided=False)),
         )
     ):
         f = out[a["table_id"], a["gaming_day"]]
         f.rounds, f.hands, f.hours = a["rounds"], a["hands"] or 0, a["hours"]
         f.total_bet, f.players_net = _q(a["bet"]), _q(a["net"])
         f.theoretical = _q(a["theoretical"])
-    _add_openers_and_closers(out, start, end)
+    _add_openers_and_closers(out, first, last, start, end, day_of)
 
     for f in out.values():
         if f.opener is not None and f.closer is not None and f.drop is not None:
@@ -339,19 +386,24 @@ def shift_report(*, gaming_day: dt.date) -> list[dict]:
     for a in (
         RoundResult.objects.filter(gaming_day=gaming_day)
         .values("shift")
-        .annotate(n=Count("pk"), h=Sum("hands"), b=Sum("total_bet"), p=Sum("players_net"))
+        .annotate(
+            n=Count("pk", filter=Q(voided=False)),
+            h=Sum("hands"),
+            b=Sum("total_bet"),
+            p=Sum("players_net"),
+        )
     ):
         s = shifts[a["shift"]]
         s.update(
             rounds=a["n"], hands=a["h"] or 0, total_bet=a["b"] or ZERO, game_win=-(a["p"] or 0)
         )
-    from cashdesk.gaming import shift_of
-
-    for slip in Slip.objects.filter(
-        gaming_day=gaming_day, received_at__isnull=False, void_confirmed_at__isnull=True
-    ).only("kind", "total", "received_at"):
-        s = shifts[shift_of(slip.received_at)]
-        s["fills" if slip.kind == Slip.Kind.FILL else "credits"] += slip.total
+    start, end, day_of = _moments_to_days(gaming_day, gaming_day)
+    for slip in _received_slips(start, end):
+        if day_of(slip["received_at"]) != gaming_day:
+            continue
+        late = gaming_day_of(slip["received_at"]) != gaming_day  # after the previous close
+        s = shifts[1 if late else shift_of(slip["received_at"])]
+        s["fills" if slip["kind"] == Slip.Kind.FILL else "credits"] += slip["total"]
     out = []
     for number in sorted(shifts):
         s = shifts[number]
@@ -445,26 +497,85 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
     return out
 
 
+def exception_of(*, kind: str, object_id: int) -> dict | None:
+    """The open exception of one record — ``kind`` (``cash_in``, ``slip``, ``drop``) and
+    its id — as ``open_exceptions`` lists it, or None: no such record, a record that is not
+    an exception (a confirmed cash-in, a fully signed slip, a drop that matches) or one
+    already resolved."""
+    if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
+        return None
+    if kind == "cash_in":
+        c = (
+            CashIn.objects.filter(pk=object_id)
+            .exclude(status=CashIn.Status.CONFIRMED)
+            .select_related("table")
+            .first()
+        )
+        return c and {"kind": kind, "object": c, "code": c.status, "table": c.table}
+    if kind == "slip":
+        s = (
+            Slip.objects.filter(pk=object_id)
+            .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
+            .select_related("table")
+            .first()
+        )
+        return s and {"kind": kind, "object": s, "code": s.state, "table": s.table}
+    if kind == "drop":
+        d = (
+            DropCount.objects.filter(pk=object_id, replaced_by__isnull=True)
+            .select_related("table")
+            .first()
+        )
+        if d is None:
+            return None
+        registered = _q(
+            CashIn.objects.filter(
+                destination=CashIn.Destination.CASH_BOX,
+                table_id=d.table_id,
+                gaming_day=d.gaming_day,
+            ).aggregate(s=Sum("amount"))["s"]
+        )
+        if registered == d.amount:
+            return None
+        return {
+            "kind": kind,
+            "object": d,
+            "code": "drop_difference",
+            "table": d.table,
+            "difference": d.amount - registered,
+        }
+    return None
+
+
 def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int | None = None):
     """The records behind a report line (drill-down)."""
     flt = {"gaming_day__gte": first, "gaming_day__lte": last}
+    where = {}
     if table:
-        flt["table_id"] = table
+        where["table_id"] = table
     if pit:
-        flt["table__pit_id"] = pit
+        where["table__pit_id"] = pit
+    flt.update(where)
+    start, end, _day_of = _moments_to_days(first, last)
+    slips_in = Q(gaming_day__gte=first, gaming_day__lte=last) | Q(
+        received_at__gte=start, received_at__lt=end
+    )
     return {
         "cash_ins": CashIn.objects.filter(**flt).select_related(
             "table", "entered_by", "recounted_by"
         ),
         "tips": Tip.objects.filter(**flt).select_related("table", "recorded_by"),
-        "slips": Slip.objects.filter(**flt).select_related(
+        # A slip requested or received in the period: the report counts it by receipt.
+        "slips": Slip.objects.filter(slips_in)
+        .filter(**where)
+        .select_related(
             "table", "requested_by", "issued_by", "received_by", "voided_by", "void_confirmed_by"
         ),
         "drops": DropCount.objects.filter(**flt).select_related("table", "counted_by"),
         "rounds": RoundResult.objects.filter(**flt)
         .values("table_id", "table__number")
         .annotate(
-            n=Count("pk"),
+            n=Count("pk", filter=Q(voided=False)),
             bet=Sum("total_bet"),
             net=Sum("players_net"),
             a=Min("closed_at"),

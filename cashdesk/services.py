@@ -12,12 +12,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cashdesk.audit import day_verify
-from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
+from cashdesk.gaming import CENT, counts, day_window, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
     CashInRegistration,
     DropCount,
     GamingDayClose,
+    PlayerCardDay,
     Resolution,
     RoundResult,
     Slip,
@@ -25,14 +26,16 @@ from cashdesk.models import (
     Submission,
     Tip,
 )
-from cashdesk.selectors import open_exceptions
+from cashdesk.selectors import exception_of, open_exceptions
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
+from floor.errors import Refused
 from floor.models import Alert
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
 from tables.formats import money as money_text
 from tables.models import Table
+from tables.services import signer_authenticate
 
 
 def _require_table_role(actor, table: Table, *roles: str) -> str:
@@ -47,11 +50,47 @@ def _require_role(actor, *roles: str) -> None:
         raise ValidationError(_("You are not allowed to do this."), code="forbidden")
 
 
+def _standing_close(day: dt.date) -> GamingDayClose | None:
+    """The day's close, unless it was reopened."""
+    return GamingDayClose.objects.filter(gaming_day=day, reopened_at__isnull=True).first()
+
+
 def _require_day_open(day: dt.date) -> None:
-    if GamingDayClose.objects.filter(gaming_day=day).exists():
-        raise ValidationError(
-            _("The gaming day %(day)s is closed.") % {"day": day.isoformat()}, code="day_closed"
+    if _standing_close(day) is not None:
+        raise Refused(
+            "day_closed", _("The gaming day %(day)s is closed.") % {"day": day.isoformat()}
         )
+
+
+def _lock_table(table_id: int) -> Table:
+    """Lock the table's row. The day close locks every table's row, so whatever a writer
+    reads about the day (closed or not) after this lock stays true until it commits."""
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def _record_day(now: dt.datetime) -> tuple[dt.date, int]:
+    """The gaming day and shift of a new record made at ``now``: its own — or, when that
+    day is already closed (the duty administrator closed the current day and a table opened
+    again before its end), the next gaming day, in its first shift. A closed day's figures
+    never change; the next day cannot be closed yet (only a past or the current day can).
+    Call it under ``_lock_table``."""
+    day = gaming_day_of(now)
+    if _standing_close(day) is not None:
+        return day + dt.timedelta(days=1), 1
+    return day, shift_of(now)
+
+
+def _lock_player_card_day(day: dt.date, card: str) -> None:
+    """Take the card's day lock: cash-ins with one card add up one after another."""
+    PlayerCardDay.objects.get_or_create(gaming_day=day, player_card=card)
+    PlayerCardDay.objects.select_for_update().get(gaming_day=day, player_card=card)
+
+
+_EXCEPTION_MODELS = {
+    Resolution.Kind.CASH_IN: CashIn,
+    Resolution.Kind.SLIP: Slip,
+    Resolution.Kind.DROP: DropCount,
+}
 
 
 def _save(obj) -> None:
@@ -132,13 +171,14 @@ def cash_in_record(
         raise ValidationError(_("Choose where the cash goes."), code="bad_destination")
     player_card = (player_card or "").strip()
     now = timezone.now()
-    day = gaming_day_of(now)
-    _require_day_open(day)
     with transaction.atomic():
+        if _lock_table(table.pk).status != Table.Status.OPEN:
+            raise ValidationError(_("The table is not open."), code="table_closed")
+        day, shift = _record_day(now)
         cash_in = CashIn(
             table=table,
             gaming_day=day,
-            shift=shift_of(now),
+            shift=shift,
             notes=note_counts,
             amount=amount,
             chips=chip_counts,
@@ -157,6 +197,7 @@ def cash_in_record(
                 raised_by=actor,
             )
         if player_card:
+            _lock_player_card_day(day, player_card)  # the sum below sees every earlier one
             total = CashIn.objects.filter(gaming_day=day, player_card=player_card).aggregate(
                 s=Sum("amount")
             )["s"] or Decimal(0)
@@ -245,7 +286,9 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
     if box_number not in table.box_numbers:
         raise ValidationError(_("There is no box %(box)s at this table.") % {"box": box})
     note = (note or "").strip()[:500]
-    last = RoundResult.objects.filter(table=table).order_by("-closed_at", "-pk").first()
+    last = (
+        RoundResult.objects.filter(table=table, voided=False).order_by("-closed_at", "-pk").first()
+    )
     if not note and (last is None or box_number not in last.winning_boxes):
         raise ValidationError(
             _(
@@ -256,12 +299,13 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
             code="tip_note_required",
         )
     now = timezone.now()
-    _require_day_open(gaming_day_of(now))
     with transaction.atomic():
+        _lock_table(table.pk)
+        day, shift = _record_day(now)
         tip = Tip(
             table=table,
-            gaming_day=gaming_day_of(now),
-            shift=shift_of(now),
+            gaming_day=day,
+            shift=shift,
             box=box_number,
             amount=value,
             recorded_by=actor,
@@ -293,9 +337,9 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
     chip_counts, total = counts(counts_by_denomination, table.chip_denominations, what=_("chips"))
     _bounded(total)
     now = timezone.now()
-    day = gaming_day_of(now)
-    _require_day_open(day)
     with transaction.atomic():
+        _lock_table(table.pk)
+        day, _shift = _record_day(now)
         SlipCounter.objects.get_or_create(gaming_day=day, kind=kind)
         counter = SlipCounter.objects.select_for_update().get(gaming_day=day, kind=kind)
         counter.last += 1
@@ -327,6 +371,7 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
 
 
 def _locked(slip: Slip) -> Slip:
+    _lock_table(slip.table_id)  # a void (an exception) cannot race the day close
     row = Slip.objects.select_for_update(of=("self",)).select_related("table").get(pk=slip.pk)
     _require_day_open(row.gaming_day)
     return row
@@ -401,11 +446,12 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     value = money(amount)
     _bounded(value)
-    _require_day_open(gaming_day)
     with transaction.atomic():
         # Lock the table's row: two entries for one table take turns (the current drop is
-        # found through a reverse one-to-one, an outer join that cannot be locked itself).
-        Table.objects.select_for_update().filter(pk=table.pk).first()
+        # found through a reverse one-to-one, an outer join that cannot be locked itself),
+        # and the day close (which locks every table) waits for this entry or refuses it.
+        _lock_table(table.pk)
+        _require_day_open(gaming_day)
         current = DropCount.objects.filter(
             table=table, gaming_day=gaming_day, replaced_by__isnull=True
         ).first()
@@ -427,15 +473,31 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
 
 
 def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolution:
-    """The duty administrator closes one exception with a note."""
+    """The duty administrator closes one open exception with a note. Only an exception that
+    is open now can be resolved: a record that does not exist (yet), one that is no
+    exception (a confirmed cash-in, a fully signed slip, a drop that matches) or one already
+    resolved is refused — a resolution can never wait for a future record and hide it."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     if not (note or "").strip():
         raise ValidationError(_("Write what was done about it."), code="no_note")
-    already = ValidationError(_("This exception is already resolved."), code="signed")
+    already = Refused("signed", _("This exception is already resolved."))
+    model = _EXCEPTION_MODELS.get(kind)
+    if model is None:
+        raise Refused("no_exception", _("No such exception."))
     try:
         with transaction.atomic():
+            # The record's row is locked: a recount or a signature cannot slip in between
+            # the check and the resolution.
+            row = model.objects.select_for_update().filter(pk=object_id).first()
+            if row is None:
+                raise Refused("no_exception", _("No such exception."))
             if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
                 raise already
+            if exception_of(kind=kind, object_id=object_id) is None:
+                raise Refused(
+                    "no_exception", _("This record is not an open exception: nothing to resolve.")
+                )
+            _require_day_open(row.gaming_day)
             resolution = Resolution(
                 kind=kind,
                 object_id=object_id,
@@ -449,32 +511,113 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
                 if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
                     raise already  # resolved a moment ago by another submit
                 raise
+            duty_changed()  # the duty screen lists the open exceptions
     except IntegrityError:  # the same exception resolved at the same moment (double submit)
         raise already
     return resolution
 
 
 def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
-    """Close a gaming day: refused while any exception of that day is open."""
+    """Close a gaming day: only a past or the current one, with every table that opened
+    before its end closed again, no open exception of that day and its record passing the
+    tamper check (``cashdesk.audit.day_verify``). Every table's row is locked while the day
+    is checked and closed, so no cash record of the day can slip in between."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
-    day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
+    current = gaming_day_of(timezone.now())
+    if gaming_day > current:
+        raise Refused(
+            "day_not_over",
+            _(
+                "The gaming day %(day)s has not begun: only a past gaming day or the current "
+                "one (%(current)s) can be closed."
+            )
+            % {"day": gaming_day.isoformat(), "current": current.isoformat()},
+        )
     try:
         with transaction.atomic():
+            tables = list(Table.objects.select_for_update().order_by("number", "pk"))
             _require_day_open(gaming_day)
-            if open_exceptions(gaming_day=gaming_day):
-                raise ValidationError(
-                    _("The gaming day has open exceptions: resolve them first."),
-                    code="exceptions",
+            end = day_window(gaming_day)[1]
+            still_open = [
+                t
+                for t in tables
+                if t.status != Table.Status.CLOSED and (t.opened_at is None or t.opened_at < end)
+            ]
+            if still_open:
+                raise Refused(
+                    "tables_open",
+                    _("Close every table first: %(tables)s is not closed.")
+                    % {"tables": ", ".join(str(t) for t in still_open)},
                 )
+            if open_exceptions(gaming_day=gaming_day):
+                raise Refused(
+                    "exceptions", _("The gaming day has open exceptions: resolve them first.")
+                )
+            day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
             close = GamingDayClose(gaming_day=gaming_day, closed_by=actor, closed_at=timezone.now())
             try:
                 _save(close)
             except ValidationError:
                 _require_day_open(gaming_day)  # closed a moment ago by another submit
                 raise
+            duty_changed()
     except IntegrityError:  # closed at the same moment by a second submit
         _require_day_open(gaming_day)
         raise
+    return close
+
+
+REOPEN_SECOND_ROLES = (Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+
+
+def gaming_day_reopen(
+    *,
+    request,
+    gaming_day: dt.date,
+    actor,
+    password: str,
+    second: str,
+    second_password: str,
+    reason: str,
+) -> GamingDayClose:
+    """Undo a gaming day's close, with two signatures: the duty administrator (``actor``,
+    signing again with his own password) and a second person — a pit boss or another duty
+    administrator — with his own name and password, and a reason. Passwords are checked
+    through ``authenticate`` (throttled like every sign-in). The reopen is recorded on the
+    close (a recorded change in the day's audit chain); after it the day takes records and
+    can be closed again."""
+    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    reason = (reason or "").strip()
+    if not reason:
+        raise Refused("no_reason", _("Give the reason for the reopen."))
+    me = signer_authenticate(request=request, identifier=actor.get_username(), secret=password)
+    if me.pk != actor.pk:
+        raise Refused("bad_credential", _("Wrong name or password."))
+    other = signer_authenticate(request=request, identifier=second, secret=second_password)
+    if other.pk == actor.pk:
+        raise Refused("same_person", _("The second signature must be another person's, not yours."))
+    if not any(other.has_role(role) for role in REOPEN_SECOND_ROLES):
+        raise Refused(
+            "forbidden",
+            _("The second signature must be a pit boss's or another duty administrator's."),
+        )
+    with transaction.atomic():
+        close = (
+            GamingDayClose.objects.select_for_update()
+            .filter(gaming_day=gaming_day, reopened_at__isnull=True)
+            .first()
+        )
+        if close is None:
+            raise Refused(
+                "day_not_closed",
+                _("The gaming day %(day)s is not closed.") % {"day": gaming_day.isoformat()},
+            )
+        close.reopen_reason = reason
+        close.reopened_by = actor
+        close.reopen_confirmed_by = other
+        close.reopened_at = timezone.now()
+        _save(close)
+        duty_changed()
     return close
 
 
@@ -488,21 +631,26 @@ def round_result_record(
     players_net: Decimal,
     theoretical_win: Decimal,
     winning_boxes=(),
+    voided: bool = False,
 ) -> RoundResult:
     """A closed round's figures for the reports, written by the live table's write path in
     the transaction that closes the round: exactly once per round, with it or not at all.
-    The round's gaming day and shift are those of its close."""
+    The round's gaming day and shift are those of its close — or, when that gaming day is
+    already closed, the next one (``_record_day``): a played round is never refused, and a
+    closed day's figures never change."""
+    day, shift = _record_day(closed_at)
     result = RoundResult(
         round_id=round_id,
         table_id=table_id,
-        gaming_day=gaming_day_of(closed_at),
-        shift=shift_of(closed_at),
+        gaming_day=day,
+        shift=shift,
         closed_at=closed_at,
         hands=hands,
         total_bet=total_bet,
         players_net=players_net,
         theoretical_win=theoretical_win.quantize(CENT),
         winning_boxes=sorted(winning_boxes),
+        voided=voided,
     )
     result.save()
     return result

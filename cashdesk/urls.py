@@ -1,5 +1,6 @@
 from django.urls import path
 
+import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
 from cashdesk import views
 
 app_name = "cashdesk"
@@ -8,18 +9,19 @@ urlpatterns = [
     path("duty/slips/issue/", views.slip_issue, name="slip_issue"),
     path("duty/exceptions/resolve/", views.resolve, name="resolve"),
     path("duty/day/close/", views.day_close, name="day_close"),
+    path("duty/day/reopen/", views.day_reopen, name="day_reopen"),
     path("duty/drop/", views.drop, name="drop"),
     path("reports/", views.report, name="report"),
     path("reports/print/", views.report_print, name="report_print"),
     path("reports/export/", views.export, name="export"),
     path("reports/records/", views.records, name="records"),
     path("reports/records/export/", views.records_export, name="records_export"),
-    path("tables/<int:table_id>/", views.table_cash, name="table"),
-    path("tables/<int:table_id>/cash-in/", views.cash_in, name="cash_in"),
-    path("tables/<int:table_id>/tip/", views.tip, name="tip"),
-    path("tables/<int:table_id>/recount/", views.recount, name="recount"),
-    path("tables/<int:table_id>/cash-in/confirm/", views.cash_in_confirm, name="cash_in_confirm"),
-    path("tables/<int:table_id>/slips/request/", views.slip_request, name="slip_request"),
-    path("tables/<int:table_id>/slips/receive/", views.slip_receive, name="slip_receive"),
-    path("tables/<int:table_id>/slips/void/", views.slip_void, name="slip_void"),
+    path("tables/<id:table_id>/", views.table_cash, name="table"),
+    path("tables/<id:table_id>/cash-in/", views.cash_in, name="cash_in"),
+    path("tables/<id:table_id>/tip/", views.tip, name="tip"),
+    path("tables/<id:table_id>/recount/", views.recount, name="recount"),
+    path("tables/<id:table_id>/cash-in/confirm/", views.cash_in_confirm, name="cash_in_confirm"),
+    path("tables/<id:table_id>/slips/request/", views.slip_request, name="slip_request"),
+    path("tables/<id:table_id>/slips/receive/", views.slip_receive, name="slip_receive"),
+    path("tables/<id:table_id>/slips/void/", views.slip_void, name="slip_void"),
 ]

@@ -379,6 +379,27 @@ def day_close(request):
     )
 
 
+@require_POST
+@role_required(Role.DUTY_ADMINISTRATOR)
+def day_reopen(request):
+    """Reopen a closed gaming day: two signatures with passwords and a reason."""
+    return _duty_act(
+        request,
+        forms.DayReopenForm(request.POST),
+        "reopen",
+        lambda data: services.gaming_day_reopen(
+            request=request,
+            gaming_day=data["gaming_day"],
+            actor=request.user,
+            password=data["password"],
+            second=data["second"],
+            second_password=data["second_password"],
+            reason=data["reason"],
+        ),
+        _("Gaming day reopened."),
+    )
+
+
 @role_required(Role.DUTY_ADMINISTRATOR)
 def drop(request):
     """Enter (or correct, with a note) the counted drop of a table for a gaming day."""
@@ -479,7 +500,9 @@ def _report_context(request, data: dict) -> dict:
     if first == last:
         context["hour_chart"] = hour_chart(selectors.hourly(gaming_day=first))
         context["exceptions"] = selectors.open_exceptions(gaming_day=first)
-        context["closed"] = GamingDayClose.objects.filter(gaming_day=first).first()
+        context["closed"] = GamingDayClose.objects.filter(
+            gaming_day=first, reopened_at__isnull=True
+        ).first()
     per_table = (
         report["lines"]
         if by == "table"

@@ -1,14 +1,15 @@
 """Forms of the table configuration screen: they parse what was typed; the service decides."""
 
-from decimal import Decimal, InvalidOperation
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from floor.parsing import amount as parse_amount
+from floor.parsing import whole_number
 from game import rule_fields
 from game.configuration import CONFIG_FIELDS
 from game.engine import PRESETS, Rules, RulesError
 from tables.models import Table
+from tables.services.chips import MAX_CHIPS_OF_ONE_KIND
 
 
 class TableConfigForm(forms.ModelForm):
@@ -102,11 +103,10 @@ class TableConfigForm(forms.ModelForm):
             part = part.strip()
             if not part:
                 continue
-            try:
-                value = Decimal(part)
-            except InvalidOperation:
-                raise forms.ValidationError(_("%(value)s is not a chip value.") % {"value": part})
-            if value <= 0:
+            # floor.parsing.amount: finite (no NaN, no Infinity), in cents, below any sane
+            # bound, never a float; a chip is worth more than nothing.
+            value = parse_amount(part)
+            if value is None or value <= 0:
                 raise forms.ValidationError(_("%(value)s is not a chip value.") % {"value": part})
             out.append(part)
         return out
@@ -117,11 +117,8 @@ class TableConfigForm(forms.ModelForm):
             if not line.strip():
                 continue
             key, sep, count = line.partition("=")
-            try:
-                number = int(count.strip())
-            except ValueError:
-                number = -1
-            if not sep or number < 0:
+            number = whole_number(count, high=MAX_CHIPS_OF_ONE_KIND)
+            if not sep or number is None:
                 raise forms.ValidationError(
                     _("Write each line as value = number of chips: %(line)s") % {"line": line}
                 )

@@ -402,14 +402,32 @@ class TableRound:
         self.last_was_card = False
         return [{"kind": "settlement_confirmed", "net": str(self.engine.net)}]
 
+    @property
+    def paid_at_once_net(self) -> Decimal:
+        """What the players won by the payments made at once (a Blackjack, even money,
+        three sevens, a split Blackjack): chips that left the tray during the round."""
+        return sum((Decimal(e["net"]) for e in self.paid_at_once), Decimal(0))
+
     def _cmd_void(self, command: dict) -> list[dict]:
+        """The inspector voids the round: every stake still in play goes back to its
+        player, and — the house's rule — what was already paid at once (a Blackjack, even
+        money, three sevens) stays paid: the void event lists those payments and their total,
+        which is the voided round's result for the players."""
         reason = str(command.get("reason") or "").strip()
         if not reason:
             raise LiveError("A void needs a reason", code="reason_required")
         self.status = "voided"
         self.void_reason = reason[:500]
         self.last_was_card = False
-        return [{"kind": "voided", "reason": self.void_reason}]
+        paid = [{"box": e["box"], "kind": e["kind"], "net": e["net"]} for e in self.paid_at_once]
+        return [
+            {
+                "kind": "voided",
+                "reason": self.void_reason,
+                "paid_stays": paid,
+                "paid_net": str(self.paid_at_once_net),
+            }
+        ]
 
     # -- persistence --------------------------------------------------------------------
 

@@ -170,6 +170,12 @@ def step_text(action: str, command: dict, events: list[dict]) -> str:
             "amount": money(-Decimal(net)) if net is not None else "—"
         }
     if action == "void":
+        paid = _first(events, "voided").get("paid_net")
+        if paid and Decimal(paid):
+            return _("Round voided: %(reason)s (paid at once, stays paid: %(amount)s)") % {
+                "reason": c.get("reason", ""),
+                "amount": money(Decimal(paid)),
+            }
         return _("Round voided: %(reason)s") % {"reason": c.get("reason", "")}
     return str(COMMAND_LABELS.get(action, action))
 

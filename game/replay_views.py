@@ -2,7 +2,7 @@
 administrator (every table)."""
 
 from django import forms
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -27,14 +27,29 @@ def replay_tables(user):
     return inspector_tables(user=user)
 
 
+class MomentField(forms.DateTimeField):
+    """A date and time from 2000 to 2099: a far one (0001, 9999) is a typing error or a
+    crafted request, refused in words before the time zone arithmetic overflows."""
+
+    def to_python(self, value):
+        message = _("Choose a time from 2000 to 2099.")
+        try:
+            moment = super().to_python(value)
+        except OverflowError:
+            raise ValidationError(message, code="out_of_range")
+        if moment is not None and not 2000 <= moment.year <= 2099:
+            raise ValidationError(message, code="out_of_range")
+        return moment
+
+
 class RoundSearchForm(forms.Form):
     table = forms.ModelChoiceField(queryset=Table.objects.none(), required=False, label=_("Table"))
-    opened_from = forms.DateTimeField(
+    opened_from = MomentField(
         required=False,
         label=_("Opened from"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    opened_to = forms.DateTimeField(
+    opened_to = MomentField(
         required=False,
         label=_("Opened until"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),

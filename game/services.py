@@ -164,10 +164,15 @@ def command_submit(*, table_id: int, actor, command) -> Outcome:
     except EngineError as error:
         return _refused(table_id, Refused(error.code, error.message, **error.params), parsed.action)
     except IntegrityError:
-        # The same id raced in from another worker: the first one won; report its outcome.
-        previous = Command.objects.filter(pk=parsed.id).values_list("outcome", flat=True).first()
+        # The same id raced in from another worker: the first one won. This call passed
+        # the permission check in its own transaction; its outcome is reported only when it
+        # is the same person's same command at this table (``_previous_outcome``).
+        try:
+            previous = _previous_outcome(table_id, actor, parsed)
+        except Refused as refusal:
+            return _refused(table_id, refusal, parsed.action)
         if previous is not None:
-            return Outcome(**previous, duplicate=True)
+            return previous
         return _refused(table_id, Refused("stale"), parsed.action)
     metrics.COMMAND_SECONDS.observe(time.perf_counter() - started)
     metrics.COMMANDS.labels(parsed.action, "duplicate" if outcome.duplicate else "ok").inc()
@@ -184,12 +189,15 @@ def _submit(table_id: int, actor, command: _Command) -> Outcome:
         )
         if live_row is None:
             raise Refused("bad_message")
+        # Who may act comes first: a repeated id is answered only after the person's role
+        # at this table allows the action now (a person who lost the role, or someone
+        # replaying another's id, learns nothing from it).
         role = table_role_for(user=actor, table=live_row.table)
         if role is None or command.action not in ROLE_COMMANDS.get(role, ()):
             raise Refused("not_your_action")
-        previous = Command.objects.filter(pk=command.id).values_list("outcome", flat=True).first()
+        previous = _previous_outcome(table_id, actor, command)
         if previous is not None:
-            return Outcome(**previous, duplicate=True)
+            return previous
         if command.action in ROUND_COMMANDS and command.expected != live_row.version:
             raise Refused("stale")
         ctx = _Context(
@@ -220,6 +228,22 @@ def _submit(table_id: int, actor, command: _Command) -> Outcome:
                 round_number=live_row.current_round.number if ctx.round_open else None,
             )
     return outcome
+
+
+def _previous_outcome(table_id: int, actor, command: _Command) -> Outcome | None:
+    """The first outcome of a repeated command id, or None for a new id. An id already
+    taken by another table's, another person's or another action's command is refused
+    (``bad_message``): its outcome is not this screen's to see."""
+    row = (
+        Command.objects.filter(pk=command.id)
+        .values("outcome", "table_id", "actor_id", "action")
+        .first()
+    )
+    if row is None:
+        return None
+    if (row["table_id"], row["actor_id"], row["action"]) != (table_id, actor.pk, command.action):
+        raise Refused("bad_message")
+    return Outcome(**row["outcome"], duplicate=True)
 
 
 def _refused(table_id, refusal: Refused, action="") -> Outcome:
@@ -362,7 +386,10 @@ def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> No
     ended = state.status in ("closed", "voided")
     if ended:
         round_row.closed_at = timezone.now()
-        round_row.players_net = state.engine.net if state.status == "closed" else Decimal(0)
+        # A voided round's result is what was paid at once and stays paid (game.live).
+        round_row.players_net = (
+            state.engine.net if state.status == "closed" else state.paid_at_once_net
+        )
     round_row.save(
         update_fields=[
             "events_count",
@@ -404,6 +431,19 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
         )
         players.rated_round_record(
             live_row=ctx.live_row, state=state, edge=house_edge(ctx.table.rules)
+        )
+    elif round_row.players_net:
+        # Voided after a payment made at once: the paid chips left the tray and stay with
+        # the player, so the tray check and the report count them (not as a round played).
+        round_result_record(
+            round_id=round_row.pk,
+            table_id=ctx.table.pk,
+            closed_at=round_row.closed_at,
+            hands=0,
+            total_bet=Decimal(0),
+            players_net=round_row.players_net,
+            theoretical_win=Decimal(0),
+            voided=True,
         )
     replacement_hand_over_due(table=ctx.table)
 

@@ -1,5 +1,6 @@
 from django.urls import path
 
+import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
 from game import config_views, player_views, replay_views, views
 
 app_name = "game"
@@ -8,16 +9,16 @@ urlpatterns = [
     path("observer/", views.observer_home, name="observer_home"),
     path("inspector/", views.inspector_home, name="inspector_home"),
     path("pit/", views.pit_overview, name="pit_overview"),
-    path("tables/<int:table_id>/dealer/", views.dealer, name="dealer"),
-    path("tables/<int:table_id>/watch/", views.observer, name="observer"),
-    path("tables/<int:table_id>/config/", config_views.table_config, name="table_config"),
+    path("tables/<id:table_id>/dealer/", views.dealer, name="dealer"),
+    path("tables/<id:table_id>/watch/", views.observer, name="observer"),
+    path("tables/<id:table_id>/config/", config_views.table_config, name="table_config"),
     path(
-        "tables/<int:table_id>/config/rules/",
+        "tables/<id:table_id>/config/rules/",
         config_views.table_config_rules,
         name="table_config_rules",
     ),
     path("players/", player_views.players, name="players"),
-    path("players/<path:card>/", player_views.player, name="player"),
+    path("players/<str:card>/", player_views.player, name="player"),
     path("rounds/", replay_views.replay_search, name="replay_search"),
-    path("rounds/<int:round_id>/", replay_views.replay, name="replay"),
+    path("rounds/<id:round_id>/", replay_views.replay, name="replay"),
 ]

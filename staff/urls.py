@@ -1,5 +1,6 @@
 from django.urls import path
 
+import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
 from staff import views
 
 app_name = "staff"
@@ -10,10 +11,10 @@ urlpatterns = [
     path("language/", views.language_view, name="language"),
     path("home/", views.home, name="home"),
     path("lockouts/", views.lockouts_view, name="lockouts"),
-    path("lockouts/<int:user_id>/unlock/", views.unlock_view, name="unlock"),
-    path("lockouts/sources/<int:attempt_id>/lift/", views.source_lift_view, name="source_lift"),
+    path("lockouts/<id:user_id>/unlock/", views.unlock_view, name="unlock"),
+    path("lockouts/sources/<id:attempt_id>/lift/", views.source_lift_view, name="source_lift"),
     path(
-        "tables/<int:table_id>/replacement/",
+        "tables/<id:table_id>/replacement/",
         views.replacement_request_view,
         name="replacement_request",
     ),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from floor.paging import page_of
+from floor.parsing import record_id
 from staff import selectors, services
 from staff.access import role_required
 from staff.models import ReplacementRequest, User
@@ -246,16 +247,17 @@ def replacements_view(request):
 @role_required(Role.DUTY_ADMINISTRATOR)
 def replacement_decide_view(request):
     """Approve (naming the replacement) or reject (with a note) one request."""
-    try:
-        request_id = int(request.POST.get("request", ""))
-        replacement_request = ReplacementRequest.objects.get(pk=request_id)
-    except (TypeError, ValueError, ReplacementRequest.DoesNotExist):
+    request_id = record_id(request.POST.get("request", ""))
+    replacement_request = (
+        ReplacementRequest.objects.filter(pk=request_id).first() if request_id else None
+    )
+    if replacement_request is None:
         return _duty_replacement_refused(request, _("Choose a request to decide."))
     decision = request.POST.get("decision")
     note = request.POST.get("note", "")
     try:
         if decision == "approve":
-            person = User.objects.filter(pk=_int_or_none(request.POST.get("replacement"))).first()
+            person = User.objects.filter(pk=record_id(request.POST.get("replacement"))).first()
             services.replacement_approve(
                 request_id=replacement_request.pk,
                 decided_by=request.user,
@@ -276,13 +278,6 @@ def replacement_decide_view(request):
     except ValidationError as exc:
         return _duty_replacement_refused(request, _error_text(exc), status=409)
     return redirect(_safe_next(request, reverse("cashdesk:duty_home")))
-
-
-def _int_or_none(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def _duty_replacement_refused(request, error: str, status: int = 400):

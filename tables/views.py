@@ -8,6 +8,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from floor.alerts import ALERT_MESSAGES
+from floor.models import Alert
 from floor.paging import page_of
 from floor.parsing import record_id, whole_number
 from staff import selectors as staff_selectors
@@ -17,7 +18,7 @@ from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
 from tables import services
 from tables.checklists import STEPS
-from tables.forms import SignForm
+from tables.forms import AlertFilterForm, SignForm
 from tables.models import ChipCount, Table
 from tables.selectors import (
     active_reservations,
@@ -147,30 +148,38 @@ def _act(request, table, op) -> None:
 def alerts(request):
     """The alert history: filter by table, kind, open; the inspector sees their tables'."""
 
-    table = request.GET.get("table", "")
-    kind = request.GET.get("kind", "")
-    open_only = request.GET.get("open") == "1"
-    table_id = int(table) if table.isascii() and table.isdigit() else None
-    beyond = table_id is not None and table_id > 2**63 - 1  # no database id is that large
-    history = alert_history(
-        user=request.user,
-        table=None if beyond else table_id,
-        kind=kind if kind in ALERT_MESSAGES else "",
-        open_only=open_only,
-    )
-    rows = page_of(request, history.none() if beyond else history, name="alerts")
     table_ids = alerts_visible_to(user=request.user).values("table_id")
+    tables = Table.objects.filter(pk__in=table_ids).order_by("number")
+    form = AlertFilterForm(request.GET, tables=tables, kinds=ALERT_MESSAGES)
+    error = "" if form.is_valid() else form.error_text()
+    if error:
+        history = Alert.objects.none()
+    else:
+        data = form.cleaned_data
+        history = alert_history(
+            user=request.user,
+            table=data["table"].pk if data["table"] else None,
+            kind=data["kind"],
+            open_only=data["open"],
+        )
+    rows = page_of(request, history, name="alerts")
     _mark_acknowledgers(rows, request.user)
     return render(
         request,
         "tables/alerts.html",
         {
             "alerts": rows,
-            "tables": Table.objects.filter(pk__in=table_ids).order_by("number"),
+            "tables": tables,
             "kinds": sorted(ALERT_MESSAGES),
-            "filters": {"table": table, "kind": kind, "open": open_only},
+            "filters": {
+                "table": request.GET.get("table", ""),
+                "kind": request.GET.get("kind", ""),
+                "open": request.GET.get("open") == "1",
+            },
+            "error": error,
             "next": request.get_full_path(),
         },
+        status=400 if error else 200,
     )
 
 
@@ -195,13 +204,13 @@ def alert_acknowledge(request):
     duty administrator a critical one)."""
     if request.method != "POST":
         return HttpResponseNotAllowed(["POST"])
-    alert_id = request.POST.get("alert", "")
-    if not (alert_id.isascii() and alert_id.isdigit()):
+    alert_id = record_id(request.POST.get("alert", ""))
+    if alert_id is None:
         message, status = _("Choose an alert to acknowledge."), 400
     else:
         try:
             services.alert_acknowledge(
-                alert_id=int(alert_id), by=request.user, note=request.POST.get("note", "")
+                alert_id=alert_id, by=request.user, note=request.POST.get("note", "")
             )
             message, status = _("Alert acknowledged."), 200
         except ValidationError as error:

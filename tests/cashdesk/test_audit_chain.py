@@ -14,6 +14,7 @@ from django.db import connection
 from cashdesk import services
 from cashdesk.models import AuditChain, CashIn, GamingDayClose, Slip, Tip
 from game.models import RoundEvent
+from tables.models import Table
 from tests.cashdesk.conftest import today, yesterday
 from tests.game.conftest import Desk
 
@@ -191,6 +192,7 @@ def test_the_day_close_refuses_a_broken_day_and_closes_an_intact_one(floor, crew
     from cashdesk.selectors import open_exceptions
 
     assert open_exceptions(gaming_day=today()) == []
+    Table.objects.update(status=Table.Status.CLOSED)  # a day closes with every table closed
     sql("UPDATE cashdesk_tip SET amount = 1 WHERE id = %s", floor["tips"][0].pk)
 
     with pytest.raises(ValidationError) as refusal:

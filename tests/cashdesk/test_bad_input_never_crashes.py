@@ -168,24 +168,24 @@ def test_a_year_long_period_is_allowed(client, english_crew):
     assert 'data-testid="report-table"' in response.content.decode()
 
 
-@pytest.mark.parametrize("value", ["²", "abc"])
-def test_an_alert_filter_that_is_not_an_id_is_ignored(client, english_crew, value):
-    client.force_login(english_crew["duty"])
-    response = client.get(reverse("tables:alerts"), {"table": value})
-    assert response.status_code == 200
-    assert 'data-testid="alert-filters"' in response.content.decode()
-
-
-def test_an_alert_filter_beyond_any_id_finds_no_alert(client, cash_table, english_crew):
+@pytest.mark.parametrize("value", ["²", "abc", "-1", "0", BEYOND_ANY_ID, "9" * 40])
+def test_an_alert_filter_that_is_not_a_table_is_refused(client, cash_table, english_crew, value):
     from floor.alerts import alert_raise
 
     alert_raise(table_id=cash_table.pk, kind="flag", params={"note": "Box 2 overpaid"})
     client.force_login(english_crew["duty"])
     everything = client.get(reverse("tables:alerts")).content.decode()
     assert "Box 2 overpaid" in everything
-    response = client.get(reverse("tables:alerts"), {"table": BEYOND_ANY_ID})
-    assert response.status_code == 200
+    response = client.get(reverse("tables:alerts"), {"table": value})
+    assert refusal(response) == "No such table."
+    assert 'data-testid="alert-filters"' in response.content.decode()
     assert "Box 2 overpaid" not in response.content.decode()
+
+
+def test_an_alert_filter_of_a_kind_that_is_not_one_is_refused(client, english_crew):
+    client.force_login(english_crew["duty"])
+    response = client.get(reverse("tables:alerts"), {"kind": "nonsense"})
+    assert refusal(response) == "No such kind of alert."
 
 
 @pytest.mark.parametrize("slip", ["", "abc", "-3", BEYOND_ANY_ID, "999999"])

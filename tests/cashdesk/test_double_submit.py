@@ -9,11 +9,15 @@ from django.db import connection
 
 from cashdesk import services
 from cashdesk.models import Resolution
+from tests.cashdesk.conftest import today
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
 
 
-def test_resolving_one_exception_twice_at_once_records_it_once(crew):
+def test_resolving_one_exception_twice_at_once_records_it_once(crew, table):
+    drop = services.drop_enter(
+        table=table, gaming_day=today(), amount="1500", actor=crew["duty"]
+    )  # no cash-in registered: a drop difference, an open exception
     barrier = threading.Barrier(2)
     outcomes = []
 
@@ -21,7 +25,7 @@ def test_resolving_one_exception_twice_at_once_records_it_once(crew):
         try:
             barrier.wait()
             services.exception_resolve(
-                kind="drop", object_id=41, actor=crew["duty"], note="counted again"
+                kind="drop", object_id=drop.pk, actor=crew["duty"], note="counted again"
             )
             outcomes.append("ok")
         except ValidationError as error:
@@ -35,4 +39,4 @@ def test_resolving_one_exception_twice_at_once_records_it_once(crew):
     for thread in threads:
         thread.join()
     assert sorted(outcomes) == ["ok", "signed"]
-    assert Resolution.objects.filter(kind="drop", object_id=41).count() == 1
+    assert Resolution.objects.filter(kind="drop", object_id=drop.pk).count() == 1

@@ -79,6 +79,7 @@ POST_ONLY = {
     "cashdesk:slip_issue": ({}, {"duty": 400}),
     "cashdesk:resolve": ({}, {"duty": 400}),
     "cashdesk:day_close": ({}, {"duty": 400}),
+    "cashdesk:day_reopen": ({}, {"duty": 400}),
     "cashdesk:cash_in": ({"table_id": "T"}, {"dealer": 400}),
     "cashdesk:tip": ({"table_id": "T"}, {"dealer": 400}),
     "cashdesk:recount": ({"table_id": "T"}, {"observer": 400}),
