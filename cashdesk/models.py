@@ -102,10 +102,11 @@ class CashIn(Chained):
 
 
 class CashInRegistration(Chained):
-    """The inspector's confirmation that he took a cash-in to the pit cash desk (document 000:
-    the cash goes «в кассу игрового зала через инспектора», who registers every cash-in):
-    one tap, his name and the time. The dealer gives the chips after it; a pit-desk cash-in
-    without it stays an open exception of the shift. Append-only."""
+    """The inspector's confirmation that he took a cash-in to the pit cash desk
+    (docs/sources.md#inspector-registers-cash: the cash goes «в кассу игрового зала через
+    инспектора», who registers every cash-in): one tap, his name and the time. The dealer gives
+    the chips after it; a pit-desk cash-in without it stays an open exception of the shift.
+    Append-only."""
 
     cash_in = models.OneToOneField(
         CashIn, on_delete=models.PROTECT, related_name="registration", verbose_name=_("cash-in")
@@ -143,7 +144,7 @@ class Tip(Chained):
         USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("recorded by")
     )
     recorded_at = models.DateTimeField(_("recorded at"))
-    # Why a box that did not win the table's last round gives a tip (document 000: a tip is
+    # Why a box that did not win the table's last round gives a tip (docs/sources.md#tips: a tip is
     # a part of a win).
     note = models.CharField(_("note"), max_length=500, blank=True)
 

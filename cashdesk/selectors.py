@@ -451,7 +451,8 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
     day = {} if gaming_day is None else {"gaming_day": gaming_day}
     out = []
     # Not recounted or mismatched; or, recounted, a pit-desk cash-in the inspector has not
-    # confirmed (document 000: the cash goes to the pit cash desk through the inspector).
+    # confirmed (docs/sources.md#inspector-registers-cash: the cash goes to the pit cash desk
+    # through the inspector).
     unconfirmed = Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True)
     for c in (
         CashIn.objects.filter(**day)
@@ -617,7 +618,8 @@ def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict
     cash = CashIn.objects.filter(table=table, gaming_day=gaming_day, shift=shift).aggregate(
         s=Sum("amount"),
         n=Count("pk"),
-        # pit-desk cash-ins the inspector has not confirmed yet (document 000)
+        # pit-desk cash-ins the inspector has not confirmed yet
+        # (docs/sources.md#inspector-registers-cash)
         to_confirm=Count(
             "pk",
             filter=Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True),

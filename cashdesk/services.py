@@ -249,8 +249,9 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
 
 
 def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
-    """The inspector's one tap: he took this cash-in to the pit cash desk (document 000,
-    docs/sources.md#cash-in). Only a cash-in going to the pit cash desk; once."""
+    """The inspector's one tap: he took this cash-in to the pit cash desk
+    (docs/sources.md#inspector-registers-cash, docs/sources.md#cash-in). Only a cash-in going to
+    the pit cash desk; once."""
     _require_table_role(actor, cash_in.table, TableRole.INSPECTOR)
     with transaction.atomic():
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
@@ -271,9 +272,9 @@ def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
 
 
 def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
-    """Chips given to the dealing croupier into the tip box (document 000,
-    docs/sources.md#tips): only at an open table, and — a tip being a part of a win — from a
-    box that won the table's last round, or with a note saying why."""
+    """Chips given to the dealing croupier into the tip box (docs/sources.md#tips): only at an
+    open table, and — a tip being a part of a win — from a box that won the table's last
+    round, or with a note saying why."""
     _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
     if table.status != Table.Status.OPEN:
         raise ValidationError(_("The table is not open."), code="table_closed")

@@ -238,7 +238,8 @@ def recount(request, table, table_role):
 @require_POST
 @table_required(TableRole.INSPECTOR)
 def cash_in_confirm(request, table, table_role):
-    """The inspector's one tap: the pit-desk cash-in is taken (document 000)."""
+    """The inspector's one tap: the pit-desk cash-in is taken
+    (docs/sources.md#inspector-registers-cash)."""
     return _act(
         request,
         table,

@@ -265,7 +265,7 @@ class TableRound:
         return self._set_box(box, shares)
 
     def newcomers(self) -> list[dict]:
-        """Document 000 (docs/sources.md#newcomer-free-box): boxes taken by a newcomer — an
+        """docs/sources.md#newcomer-free-box: boxes taken by a newcomer — an
         owner whose seat label had no stake in the table's last round while others had —
         which he may take only with the seated players' consent: ``[{"box", "seat"}]``."""
         rules = self.opening.get("rules")
@@ -282,7 +282,7 @@ class TableRound:
 
     def _cmd_newcomer_refused(self, command: dict) -> list[dict]:
         """A seated player refused a newcomer his free box: he bets on it himself, and the
-        newcomer's stake leaves the box (document 000)."""
+        newcomer's stake leaves the box (docs/sources.md#newcomer-free-box)."""
         if self.status != "betting":
             raise LiveError("Bets are closed", code="bets_closed")
         box = _int(command.get("box"))
@@ -307,9 +307,9 @@ class TableRound:
         ]
 
     def _check_box_limit(self, box: int, seat: str, player_card: str) -> None:
-        """Document 004 (docs/sources.md#box-shared-by-up-to-three): a player bets on at most
-        ``max_boxes_per_player`` boxes (0: any number, as 000 says). A player is his player
-        card where the croupier entered one, else his seat label."""
+        """docs/sources.md#box-bet-limits: a player bets on at most ``max_boxes_per_player``
+        boxes (0: any number, as the operations manual says). A player is his player card where
+        the croupier entered one, else his seat label."""
         rules = self.opening.get("rules")
         limit = rules.get("max_boxes_per_player", 0) if isinstance(rules, dict) else 0
         if not limit:

@@ -176,7 +176,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
 
 
 def _double_offer(state: live.TableRound, legal) -> bool:
-    """Document 002 (docs/sources.md#double): on a first two cards of 9, 10 or 11 the dealer
+    """docs/sources.md#double: on a first two cards of 9, 10 or 11 the dealer
     himself offers the double — a prompt for that hand (rule key ``offer_double_9_11``)."""
     if state.status != "players" or "double" not in legal:
         return False

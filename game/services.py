@@ -300,7 +300,8 @@ def _round_command(ctx: _Context) -> None:
             raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
     if action == "close-bets" and fields.get("newcomer_consent") != "agreed":
         newcomers = state.newcomers()
-        if newcomers:  # document 000: the seated players' consent, recorded with close-bets
+        # docs/sources.md#newcomer-free-box: the seated players' consent, recorded with close-bets
+        if newcomers:
             raise Refused(
                 "newcomer_free_box",
                 seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
@@ -585,7 +586,7 @@ def _shuffle(ctx: _Context) -> None:
 
 
 def _player_reshuffle_allowed(previous: Shoe, last_round: Round | None) -> None:
-    """Document 000 (docs/sources.md#re-shuffle-on-request): a player's request repeats the
+    """docs/sources.md#re-shuffle-on-request: a player's request repeats the
     shuffle at most once per shoe; a player alone at the table (one seat label in the table's
     last round) may ask for it at any time between rounds. A table where nobody has played
     yet has no lone player: the once-per-shoe limit holds."""
@@ -647,8 +648,8 @@ def _reserve(ctx: _Context) -> None:
         state = live.TableRound.from_dict(current.snapshot)
         if box in state.shares or box in state.engine.bets:
             raise Refused("box_in_play", box=box)
-    # The observer may hold the box for less than the table's time (document 000: "no more
-    # than twenty minutes"); empty: the table's time.
+    # The observer may hold the box for less than the table's time
+    # (docs/sources.md#box-reservation: "no more than twenty minutes"); empty: the table's time.
     minutes = ctx.command.fields.get("minutes")
     duration = None
     if minutes not in (None, ""):

@@ -6,7 +6,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-# Document 000: a reservation token holds a box "no more than twenty minutes".
+# docs/sources.md#box-reservation: a reservation token holds a box "no more than twenty minutes".
 RESERVATION_MOST_MINUTES = 20
 
 

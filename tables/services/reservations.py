@@ -23,7 +23,7 @@ def reservation_place(
     *, table: Table, box: int, placed_by, seat: str = "", duration: timedelta | None = None
 ) -> Reservation:
     """Put a reservation token on ``box`` for the table's reservation time (at most twenty
-    minutes, document 000), or the shorter ``duration`` the observer chose.
+    minutes, docs/sources.md#box-reservation), or the shorter ``duration`` the observer chose.
 
     Called inside the live table's command transaction (``game.services``), which checks the
     role and that the box is not in play in the current round.

@@ -1,6 +1,6 @@
-"""Document 000: cash taken to the pit cash desk goes through the inspector, who registers
-it — one tap on his register, his name and the time; the dealer gives the chips after it; a
-pit-desk cash-in he has not confirmed stays an open exception of the shift."""
+"""docs/sources.md#inspector-registers-cash: cash taken to the pit cash desk goes through the
+inspector, who registers it — one tap on his register, his name and the time; the dealer gives
+the chips after it; a pit-desk cash-in he has not confirmed stays an open exception of the shift."""
 
 import pytest
 from django.core.exceptions import ValidationError
