@@ -104,7 +104,9 @@ def test_a_closed_days_figures_are_frozen_and_late_records_go_to_the_next_day(
     late_cash = services.cash_in_record(
         table=cash_table, actor=crew["dealer"], notes={"5000": 1}, chips={"5000": 1}
     )
-    late_tip = services.tip_record(table=cash_table, actor=crew["dealer"], box=1, amount="100")
+    late_tip = services.tip_record(
+        table=cash_table, actor=crew["dealer"], box=1, amount="100", note="a regular"
+    )
     late_slip = services.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )

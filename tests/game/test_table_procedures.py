@@ -239,7 +239,9 @@ def test_the_observer_holds_a_box_for_the_tables_time_or_less(observer_desk, tab
 def _tip(client, table, **data):
     from django.urls import reverse
 
-    return client.post(reverse("cashdesk:tip", args=[table.pk]), data)
+    from tests.cashdesk.conftest import once
+
+    return client.post(reverse("cashdesk:tip", args=[table.pk]), once(data))
 
 
 def test_a_tip_comes_from_a_box_that_won_the_last_round(client, dealer_desk, crew, table):
