@@ -41,13 +41,13 @@ from tables.services import signer_authenticate
 def _require_table_role(actor, table: Table, *roles: str) -> str:
     role = table_role_for(user=actor, table=table)
     if role not in roles:
-        raise ValidationError(_("You are not allowed to do this at this table."), code="forbidden")
+        raise Refused("forbidden", _("You are not allowed to do this at this table."))
     return role
 
 
 def _require_role(actor, *roles: str) -> None:
     if not any(actor.has_role(r) for r in roles):
-        raise ValidationError(_("You are not allowed to do this."), code="forbidden")
+        raise Refused("forbidden", _("You are not allowed to do this."))
 
 
 def _standing_close(day: dt.date) -> GamingDayClose | None:
@@ -103,10 +103,10 @@ def _bounded(amount: Decimal) -> None:
     real cash-in, tip, slip or drop)."""
     limit = Decimal(settings.CASH_AMOUNT_MAX)
     if amount > limit:
-        raise ValidationError(
+        raise Refused(
+            "amount_too_large",
             _("%(amount)s is more than the largest amount accepted (%(limit)s): check the figure.")
             % {"amount": money_text(amount), "limit": money_text(limit)},
-            code="amount_too_large",
         )
 
 
@@ -133,9 +133,7 @@ def submitted_once(*, token: str, actor, kind: str, act, answer) -> str:
         except IntegrityError:
             first = Submission.objects.filter(token=token).first()
             if first is None or first.actor_id != actor.pk or first.kind != kind:
-                raise ValidationError(
-                    _("This form was already used: reload the page."), code="token_used"
-                )
+                raise Refused("token_used", _("This form was already used: reload the page."))
             raise Repeated(first.answer)
         result = act()
         row.answer = str(answer(result))
@@ -157,23 +155,23 @@ def cash_in_record(
     given for it. Raises the large cash-in and per-player-card alerts."""
     _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
     if table.status != Table.Status.OPEN:
-        raise ValidationError(_("The table is not open."), code="table_closed")
+        raise Refused("table_closed", _("The table is not open."))
     note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
     chip_counts, chips_total = counts(chips, table.chip_denominations, what=_("chips"))
     _bounded(amount)
     if chips_total != amount:
-        raise ValidationError(
+        raise Refused(
+            "chips_differ",
             _("Chips given (%(chips)s) must equal the cash (%(cash)s).")
             % {"chips": money_text(chips_total), "cash": money_text(amount)},
-            code="chips_differ",
         )
     if destination not in CashIn.Destination.values:
-        raise ValidationError(_("Choose where the cash goes."), code="bad_destination")
+        raise Refused("bad_destination", _("Choose where the cash goes."))
     player_card = (player_card or "").strip()
     now = timezone.now()
     with transaction.atomic():
         if _lock_table(table.pk).status != Table.Status.OPEN:
-            raise ValidationError(_("The table is not open."), code="table_closed")
+            raise Refused("table_closed", _("The table is not open."))
         day, shift = _record_day(now)
         cash_in = CashIn(
             table=table,
@@ -226,9 +224,9 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
         _require_day_open(row.gaming_day)
         if row.status != CashIn.Status.AWAITING_RECOUNT:
-            raise ValidationError(_("This cash-in is already recounted."), code="signed")
+            raise Refused("signed", _("This cash-in is already recounted."))
         if row.entered_by_id == actor.pk:
-            raise ValidationError(_("The same person cannot recount his own entry."))
+            raise Refused("same_person", _("The same person cannot recount his own entry."))
         row.recount_notes = note_counts
         row.recount_amount = amount
         row.recounted_by = actor
@@ -257,12 +255,12 @@ def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
         _require_day_open(row.gaming_day)
         if row.destination != CashIn.Destination.PIT_CASH_DESK:
-            raise ValidationError(
+            raise Refused(
+                "not_through_inspector",
                 _("This cash-in went into the table's cash box: nothing to take to the desk."),
-                code="not_through_inspector",
             )
         if CashInRegistration.objects.filter(cash_in=row).exists():
-            raise ValidationError(_("This cash-in is already confirmed."), code="signed")
+            raise Refused("signed", _("This cash-in is already confirmed."))
         registration = CashInRegistration(
             cash_in=row, registered_by=actor, registered_at=timezone.now()
         )
@@ -277,27 +275,27 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
     round, or with a note saying why."""
     _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
     if table.status != Table.Status.OPEN:
-        raise ValidationError(_("The table is not open."), code="table_closed")
+        raise Refused("table_closed", _("The table is not open."))
     value = money(amount)
     _bounded(value)
     try:
         box_number = int(box)
     except (TypeError, ValueError):
-        raise ValidationError(_("Choose a box."), code="bad_box")
+        raise Refused("bad_box", _("Choose a box."))
     if box_number not in table.box_numbers:
-        raise ValidationError(_("There is no box %(box)s at this table.") % {"box": box})
+        raise Refused("bad_box", _("There is no box %(box)s at this table.") % {"box": box})
     note = (note or "").strip()[:500]
     last = (
         RoundResult.objects.filter(table=table, voided=False).order_by("-closed_at", "-pk").first()
     )
     if not note and (last is None or box_number not in last.winning_boxes):
-        raise ValidationError(
+        raise Refused(
+            "tip_note_required",
             _(
                 "Box %(box)s did not win the last round: a tip is part of a win. Write a "
                 "note saying why to record it."
             )
             % {"box": box_number},
-            code="tip_note_required",
         )
     now = timezone.now()
     with transaction.atomic():
@@ -334,7 +332,7 @@ def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict
     gaming day for its kind."""
     _require_table_role(actor, table, TableRole.INSPECTOR)
     if kind not in Slip.Kind.values:
-        raise ValidationError(_("Choose fill or credit."), code="bad_kind")
+        raise Refused("bad_kind", _("Choose fill or credit."))
     chip_counts, total = counts(counts_by_denomination, table.chip_denominations, what=_("chips"))
     _bounded(total)
     now = timezone.now()
@@ -402,11 +400,11 @@ def _slip_sign(slip: Slip, actor, step: str) -> Slip:
     with transaction.atomic():
         row = _locked(slip)
         if row.voided_at or getattr(row, f"{step}_at"):
-            raise ValidationError(_("This slip is already signed at this step."), code="signed")
+            raise Refused("signed", _("This slip is already signed at this step."))
         if step == "received" and not row.issued_at:
-            raise ValidationError(_("The slip is not issued yet."), code="not_issued")
+            raise Refused("not_issued", _("The slip is not issued yet."))
         if actor.pk in _signers(row):
-            raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
+            raise Refused("same_person", _("One person cannot sign a slip twice."))
         setattr(row, f"{step}_by", actor)
         setattr(row, f"{step}_at", timezone.now())
         _save(row)
@@ -421,19 +419,19 @@ def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
         row = _locked(slip)
         role = table_role_for(user=actor, table=row.table)
         if role not in (TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR):
-            raise ValidationError(_("You are not allowed to do this."), code="forbidden")
+            raise Refused("forbidden", _("You are not allowed to do this."))
         now = timezone.now()
         if row.void_confirmed_at:
-            raise ValidationError(_("This slip is already voided."), code="signed")
+            raise Refused("signed", _("This slip is already voided."))
         if row.voided_at is None:
             if not (reason or "").strip():
-                raise ValidationError(_("Give the reason for the void."), code="no_reason")
+                raise Refused("no_reason", _("Give the reason for the void."))
             row.void_reason = reason.strip()
             row.voided_by = actor
             row.voided_at = now
         else:
             if actor.pk == row.voided_by_id:
-                raise ValidationError(_("One person cannot sign a slip twice."), code="same_person")
+                raise Refused("same_person", _("One person cannot sign a slip twice."))
             row.void_confirmed_by = actor
             row.void_confirmed_at = now
         _save(row)
@@ -457,9 +455,7 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
             table=table, gaming_day=gaming_day, replaced_by__isnull=True
         ).first()
         if current is not None and not (note or "").strip():
-            raise ValidationError(
-                _("The drop is already entered: a correction needs a note."), code="signed"
-            )
+            raise Refused("signed", _("The drop is already entered: a correction needs a note."))
         drop = DropCount(
             table=table,
             gaming_day=gaming_day,
@@ -480,7 +476,7 @@ def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolut
     resolved is refused — a resolution can never wait for a future record and hide it."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     if not (note or "").strip():
-        raise ValidationError(_("Write what was done about it."), code="no_note")
+        raise Refused("no_note", _("Write what was done about it."))
     already = Refused("signed", _("This exception is already resolved."))
     model = _EXCEPTION_MODELS.get(kind)
     if model is None:
