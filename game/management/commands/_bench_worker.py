@@ -1,0 +1,38 @@
+"""One daphne worker of ``bench_live``, counting its database queries.
+
+Run as ``python -m game.management.commands._bench_worker <daphne arguments>``. Before
+daphne starts it hooks every database connection the process opens (``connection_created``)
+with an execute wrapper that counts statements in a Prometheus counter; with
+``PROMETHEUS_MULTIPROC_DIR`` set (the benchmark sets it) the app's ``/metrics`` of any worker
+serves the sum over all of them, next to the app's own counters. Nothing else changes: the
+worker serves ``casino.asgi:application`` exactly as in production.
+"""
+
+import os
+
+import django
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+django.setup()
+
+from daphne.cli import CommandLineInterface  # noqa: E402
+from django.db.backends.signals import connection_created  # noqa: E402
+from prometheus_client import Counter  # noqa: E402
+
+QUERIES = Counter("bench_db_queries_total", "SQL statements sent by this worker (bench_live)")
+
+
+def _count(execute, sql, params, many, context):
+    QUERIES.inc()
+    return execute(sql, params, many, context)
+
+
+def _hook(sender, connection, **kwargs):
+    if _count not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_count)
+
+
+connection_created.connect(_hook)
+
+if __name__ == "__main__":
+    CommandLineInterface.entrypoint()
