@@ -34,5 +34,36 @@ def _hook(sender, connection, **kwargs):
 
 connection_created.connect(_hook)
 
+
+def _profiled(path: str):
+    """cProfile (CPU time) every thread of the worker (the event loop, the database threads);
+    returns what writes the merged statistics to ``path`` (when daphne stops)."""
+    import cProfile
+    import pstats
+    import threading
+    import time
+
+    profiles = []
+
+    def start(*args):
+        profile = cProfile.Profile(time.thread_time)  # CPU, not waiting
+        profiles.append(profile)
+        profile.enable()  # replaces this hook in this thread
+
+    def dump():
+        for profile in profiles:
+            profile.disable()
+        pstats.Stats(*profiles).dump_stats(path)
+
+    threading.setprofile(start)
+    start()
+    return dump
+
+
 if __name__ == "__main__":
+    dump = None
+    if os.environ.get("BENCH_PROFILE"):
+        dump = _profiled(f"{os.environ['BENCH_PROFILE']}.{os.getpid()}")
     CommandLineInterface.entrypoint()
+    if dump is not None:
+        dump()

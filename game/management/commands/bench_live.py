@@ -281,6 +281,7 @@ class Bench:
         self.csrf = secrets.token_hex(16)
         self.sockets = []
         self.stopping = False
+        self.received: dict[str, tuple[int, int]] = {}  # per screen: messages, bytes
 
     async def connect(self, base: str, path: str, cookie: str, screen) -> None:
         from websockets.asyncio.client import connect
@@ -301,6 +302,9 @@ class Bench:
         try:
             async for message in ws:
                 screen.receive(message, time.perf_counter())
+                kind = screen.kind if isinstance(screen, TableScreen) else type(screen).__name__
+                count, size = self.received.get(kind, (0, 0))
+                self.received[kind] = (count + 1, size + len(message.encode()))
         except Exception:  # noqa: BLE001 - a closed socket ends the listener; counted as lost
             return
 
@@ -610,6 +614,10 @@ class Bench:
             "other_refusals": {k: v for k, v in self.refused.items() if v},
             "client_lag_max_ms": round(self.lag * 1000, 1),
             "screens": len(screens),
+            "received": {
+                kind: {"messages": n, "mean_bytes": round(size / max(n, 1))}
+                for kind, (n, size) in sorted(self.received.items())
+            },
         }
 
 
