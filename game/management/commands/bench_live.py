@@ -19,9 +19,12 @@ Latency of a command to a screen: from the moment it was due (open loop; equal t
 it was sent in the closed loop) to that screen receiving the first fragment with the round
 version the command made (an accepted command carrying version v makes v + 1; the dealer is
 the only one moving the round). Duty screens: from sending a cash-in, recount or tip to a
-duty fragment showing it (the table's row counts cash-ins, recounts and tips). A fragment the
-screen never received (by the end, or skipped over by a newer one) is ``lost``; a fragment
-whose sequence is below the previous one on the same screen is ``out_of_order``.
+duty fragment showing it (the table's row counts cash-ins, recounts and tips). A screen that
+never showed that version or a newer one (by the time the screens are quiet again) counts one
+``lost``; one that showed a newer one first (a full state answering its ``sync``, which makes
+the consumer drop the older broadcast) counts one ``superseded``, its latency taken when the
+newer state arrived. A fragment whose sequence is below the previous one on the same screen is
+``out_of_order``.
 
 Server CPU: utime + stime of the daphne worker processes (``/proc/<pid>/stat``) over the
 timed window. PostgreSQL and Redis CPU the same way, over their processes (the postmaster
@@ -36,6 +39,7 @@ It works in its own database (``<name>_bench``, dropped and made again), never i
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import os
 import random
@@ -109,6 +113,22 @@ def _money(text: str) -> Decimal:
     if len(digits) > 3 and digits[-3] in ".,":
         return Decimal(re.sub(r"[.,]", "", digits[:-3]) + "." + digits[-2:])
     return Decimal(re.sub(r"[.,]", "", digits) or "0")
+
+
+def _first_at_least(arrivals: dict[int, float]):
+    """version -> when the screen first showed that version or a newer one (None: never)."""
+    versions = sorted(arrivals)
+    earliest, best = [], None
+    for v in reversed(versions):
+        best = arrivals[v] if best is None else min(best, arrivals[v])
+        earliest.append(best)
+    earliest.reverse()
+
+    def at(version: int) -> float | None:
+        i = bisect.bisect_left(versions, version)
+        return earliest[i] if i < len(versions) else None
+
+    return at
 
 
 # -- CPU from /proc ------------------------------------------------------------------------
@@ -282,6 +302,7 @@ class Bench:
         self.sockets = []
         self.stopping = False
         self.received: dict[str, tuple[int, int]] = {}  # per screen: messages, bytes
+        self.last_message = 0.0
 
     async def connect(self, base: str, path: str, cookie: str, screen) -> None:
         from websockets.asyncio.client import connect
@@ -301,7 +322,8 @@ class Bench:
     async def listen(self, ws, screen) -> None:
         try:
             async for message in ws:
-                screen.receive(message, time.perf_counter())
+                self.last_message = time.perf_counter()
+                screen.receive(message, self.last_message)
                 kind = screen.kind if isinstance(screen, TableScreen) else type(screen).__name__
                 count, size = self.received.get(kind, (0, 0))
                 self.received[kind] = (count + 1, size + len(message.encode()))
@@ -358,7 +380,13 @@ class Bench:
         await asyncio.gather(*drivers)
         self.elapsed = time.perf_counter() - self.started
         await self.on_stop()
-        await asyncio.sleep(3.0)  # the last fragments arrive
+        # The last fragments arrive: until the screens have been quiet for 2 s (at most 60 s,
+        # then what has not arrived is lost).
+        quiet_until = time.perf_counter() + 60
+        while time.perf_counter() < quiet_until:
+            await asyncio.sleep(0.5)
+            if time.perf_counter() - self.last_message > 2.0:
+                break
         self.stopping = True
         for ws, _screen in self.sockets:
             await ws.close()
@@ -559,16 +587,21 @@ class Bench:
     def report(self) -> dict:
         latencies = {kind: [] for kind in KINDS}
         detail = {"inspector_table_screen": [], "inspector_dashboard": []}
-        lost = 0
+        lost = superseded = 0
+        shown = {}  # per screen: when it first showed each version or a newer one
         for table_id, version, due in self.commands:
             table = self.by_id[table_id]
             arrivals = [(s.kind, s.arrivals) for s in table["screens"].values()]
             arrivals.append(("dashboard", table["dashboard"].arrivals.get(table_id, {})))
             for kind, seen in arrivals:
-                arrived = seen.get(version)
+                if id(seen) not in shown:
+                    shown[id(seen)] = _first_at_least(seen)
+                arrived = shown[id(seen)](version)
                 if arrived is None:
                     lost += 1
                     continue
+                if version not in seen:
+                    superseded += 1  # a newer state came first (a sync's full state)
                 latency = (arrived - due) * 1000
                 if kind == "dashboard":
                     latencies["inspector"].append(latency)
@@ -608,6 +641,7 @@ class Bench:
             "stale_refusals": self.stale,
             # beyond the specified keys
             "closed_loop": self.closed_loop,
+            "superseded": superseded,
             "latency_ms_inspector_detail": {k: summary(v) for k, v in detail.items()},
             "money_records": len(self.money),
             "money_failed": self.money_failed,
