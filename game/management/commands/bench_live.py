@@ -685,6 +685,11 @@ class Command(BaseCommand):
         if options["tables"] < 1 or options["rate"] <= 0 or options["workers"] < 1:
             raise CommandError("--tables and --workers at least 1, --rate above 0.")
         bench_url = self._bench_database(os.environ["DATABASE_URL"])
+        # The run's own keys in Redis (channel layer, presence), removed at the end: groups an
+        # earlier run left there would otherwise cost this one.
+        run = f"bench-{uuid.uuid4().hex[:8]}"
+        settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"{run}:asgi"
+        settings.PRESENCE_PREFIX = f"{run}:presence"
         tables, inspectors, duty = self._floor(options["tables"])
         metrics_dir = tempfile.mkdtemp(prefix="bench-live-metrics-")
         env = {
@@ -698,7 +703,8 @@ class Command(BaseCommand):
             "LOG_LEVEL": "WARNING",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "PROMETHEUS_MULTIPROC_DIR": metrics_dir,
-            "PRESENCE_PREFIX": f"bench-presence-{uuid.uuid4().hex[:8]}",
+            "PRESENCE_PREFIX": settings.PRESENCE_PREFIX,
+            "BENCH_CHANNEL_PREFIX": f"{run}:asgi",
         }
         ports = [_free_port() for _ in range(options["workers"])]
         workers = [
@@ -743,6 +749,7 @@ class Command(BaseCommand):
                 worker.terminate()
             for worker in workers:
                 worker.wait(timeout=10)
+            self._forget(run)
         ordered = {
             key: out.pop(key)
             for key in (
@@ -767,6 +774,15 @@ class Command(BaseCommand):
             with open(options["json"], "w") as f:
                 json.dump(ordered, f, indent=2)
                 f.write("\n")
+
+    @staticmethod
+    def _forget(run: str) -> None:
+        """Remove the run's keys from Redis."""
+        import redis
+
+        client = redis.Redis.from_url(settings.REDIS_URL)
+        for key in client.scan_iter(f"{run}:*", count=1000):
+            client.delete(key)
 
     def _counters(self, url: str, workers) -> dict:
         """CPU ticks (workers, PostgreSQL, Redis, this client) and the workers' counters."""
