@@ -304,7 +304,7 @@ class Bench:
         self.received: dict[str, tuple[int, int]] = {}  # per screen: messages, bytes
         self.last_message = 0.0
 
-    async def connect(self, base: str, path: str, cookie: str, screen) -> None:
+    async def connect(self, base: str, path: str, cookie: str, screen):
         from websockets.asyncio.client import connect
 
         ws = await connect(
