@@ -45,6 +45,7 @@ import os
 import random
 import re
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -750,6 +751,7 @@ class Command(BaseCommand):
             for worker in workers:
                 worker.wait(timeout=10)
             self._forget(run)
+            shutil.rmtree(metrics_dir, ignore_errors=True)
         ordered = {
             key: out.pop(key)
             for key in (
