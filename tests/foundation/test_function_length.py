@@ -31,6 +31,14 @@ LONG = {
         "a benchmark's seed: bulk rows of every cash-desk kind for every table-day, built in "
         "one pass so the figures agree with each other"
     ),
+    "game/management/commands/bench_live.py:handle": (
+        "one benchmark run top to bottom: its own database and Redis prefix, the workers, the "
+        "screens, the open loop, the quiet wait and the clean-up, each step a call"
+    ),
+    "game/management/commands/bench_live.py:report": (
+        "the printed table and the JSON object in the issue's key order, built side by side so "
+        "the two never disagree"
+    ),
     "game/management/commands/seed_demo.py:handle": (
         "the demo floor in one transaction: pit, tables, people, assignments, a few records"
     ),
