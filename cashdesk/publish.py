@@ -1,7 +1,13 @@
 """Publishing the duty administrators' live screen: after a commit that changed what it shows
 (money, alerts, slips, exceptions, replacement requests), render it once per language a
-connected duty screen reads and send it to them. The fragment is complete (never a delta)
-and carries the duty sequence, taken after the commit, so the newest render wins."""
+connected duty screen reads and send it to them.
+
+What is pushed is a *delta*, never the whole floor: the rows of the tables the transaction
+changed (``Changes.tables``) and the small floor-wide parts (open alerts, replacement
+requests, slips to issue, open exceptions), each replacing its element on the screen
+(``cashdesk/duty_home.html#delta``). It carries the duty sequence, taken after the commit;
+the screen applies a delta only on top of the one just before it, and asks for the full
+state (``sync``) after a gap. The full state (``#live``) is sent on connect and on sync."""
 
 from __future__ import annotations
 
@@ -28,24 +34,41 @@ DUTY_TOPIC = "duty"
 EXCEPTIONS_SHOWN = 200  # the duty home lists this many open exceptions, oldest day first
 
 
-def duty_context(*, seq: int) -> dict:
-    """Everything the duty home's live part shows (``cashdesk/duty_home.html#live``)."""
-    day = gaming_day_of(timezone.now())
+def _parts(*, seq: int) -> dict:
+    """The floor-wide parts of the live part (everything but the table rows)."""
     exceptions = selectors.open_exceptions()
     return {
-        "gaming_day": day,
+        "gaming_day": gaming_day_of(timezone.now()),
         "seq": seq,
-        "totals": selectors.live_totals(gaming_day=day),
         "alerts": open_alerts(),
         "exceptions": exceptions[:EXCEPTIONS_SHOWN],
         "exceptions_more": max(0, len(exceptions) - EXCEPTIONS_SHOWN),
         "to_issue": selectors.slips_to_issue()[:EXCEPTIONS_SHOWN],
-        "closed_days": GamingDayClose.objects.filter(reopened_at__isnull=True).order_by(
-            "-gaming_day"
-        )[:5],
-        "resolution_kinds": Resolution.Kind.choices,
         "open_replacements": replacement_panel(),
     }
+
+
+def duty_context(*, seq: int) -> dict:
+    """Everything the duty home's live part shows (``cashdesk/duty_home.html#live``)."""
+    context = _parts(seq=seq)
+    context.update(
+        totals=selectors.live_totals(gaming_day=context["gaming_day"]),
+        closed_days=GamingDayClose.objects.filter(reopened_at__isnull=True).order_by("-gaming_day")[
+            :5
+        ],
+        resolution_kinds=Resolution.Kind.choices,
+    )
+    return context
+
+
+def duty_delta_context(*, seq: int, table_ids) -> dict:
+    """What a change of ``table_ids`` pushes (``cashdesk/duty_home.html#delta``): those
+    tables' rows and the floor-wide parts, each marked to replace its element."""
+    context = _parts(seq=seq)
+    table_ids = sorted(table_ids)
+    rows = selectors.live_totals(gaming_day=context["gaming_day"], table_ids=table_ids)
+    context.update(rows=rows if table_ids else [], oob=True)
+    return context
 
 
 def duty_sequence() -> int:
@@ -59,6 +82,12 @@ def render_duty(context: dict, language: str) -> str:
         return render_to_string("cashdesk/duty_home.html#live", context)
 
 
+def render_duty_delta(context: dict, language: str) -> str:
+    metrics.RENDERS.labels("duty_delta").inc()
+    with translation.override(language):
+        return render_to_string("cashdesk/duty_home.html#delta", context)
+
+
 def publish_changes(changes: Changes) -> None:
     """The ``floor.changes`` subscriber of the duty screens."""
     if not changes.duty:
@@ -68,13 +97,13 @@ def publish_changes(changes: Changes) -> None:
     )
     if not languages:
         return
-    context = duty_context(seq=duty_sequence_next())
+    context = duty_delta_context(seq=duty_sequence_next(), table_ids=changes.tables)
     layer = get_channel_layer()
     for language in languages:
         message = {
             "type": "screen.fragment",
             "seq": context["seq"],
-            "html": render_duty(context, language),
+            "html": render_duty_delta(context, language),
         }
         try:
             async_to_sync(layer.group_send)(duty_group(language), message)

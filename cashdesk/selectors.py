@@ -31,9 +31,18 @@ def _q(value) -> Decimal:
     return (value or ZERO).quantize(CENT)
 
 
-def live_totals(*, gaming_day: dt.date) -> list[dict]:
+def live_totals(*, gaming_day: dt.date, table_ids=None) -> list[dict]:
     """Per table: cash-ins registered today (to the cash box, to the pit desk), how many
-    await the recount, tips. Tables without any record are listed too (zeros)."""
+    await the recount, tips. Tables without any record are listed too (zeros). With
+    ``table_ids``, only those tables' rows (the duty screen's per-table push)."""
+    tables = Table.objects.select_related("pit").order_by("number")
+    cash_ins = CashIn.objects.filter(gaming_day=gaming_day)
+    tips = Tip.objects.filter(gaming_day=gaming_day)
+    if table_ids is not None:
+        table_ids = list(table_ids)
+        tables = tables.filter(pk__in=table_ids)
+        cash_ins = cash_ins.filter(table_id__in=table_ids)
+        tips = tips.filter(table_id__in=table_ids)
     rows = {
         t.pk: {
             "table": t,
@@ -44,18 +53,14 @@ def live_totals(*, gaming_day: dt.date) -> list[dict]:
             "mismatch": 0,
             "tips": ZERO,
         }
-        for t in Table.objects.select_related("pit").order_by("number")
+        for t in tables
     }
-    agg = (
-        CashIn.objects.filter(gaming_day=gaming_day)
-        .values("table_id")
-        .annotate(
-            box=Sum("amount", filter=Q(destination=CashIn.Destination.CASH_BOX)),
-            pit=Sum("amount", filter=Q(destination=CashIn.Destination.PIT_CASH_DESK)),
-            n=Count("pk"),
-            awaiting=Count("pk", filter=Q(status=CashIn.Status.AWAITING_RECOUNT)),
-            mismatch=Count("pk", filter=Q(status=CashIn.Status.MISMATCH)),
-        )
+    agg = cash_ins.values("table_id").annotate(
+        box=Sum("amount", filter=Q(destination=CashIn.Destination.CASH_BOX)),
+        pit=Sum("amount", filter=Q(destination=CashIn.Destination.PIT_CASH_DESK)),
+        n=Count("pk"),
+        awaiting=Count("pk", filter=Q(status=CashIn.Status.AWAITING_RECOUNT)),
+        mismatch=Count("pk", filter=Q(status=CashIn.Status.MISMATCH)),
     )
     for a in agg:
         row = rows[a["table_id"]]
@@ -66,7 +71,7 @@ def live_totals(*, gaming_day: dt.date) -> list[dict]:
             awaiting=a["awaiting"],
             mismatch=a["mismatch"],
         )
-    for a in Tip.objects.filter(gaming_day=gaming_day).values("table_id").annotate(s=Sum("amount")):
+    for a in tips.values("table_id").annotate(s=Sum("amount")):
         rows[a["table_id"]]["tips"] = _q(a["s"])
     out = list(rows.values())
     for row in out:

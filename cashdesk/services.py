@@ -64,8 +64,14 @@ def _require_day_open(day: dt.date) -> None:
 
 def _lock_table(table_id: int) -> Table:
     """Lock the table's row. The day close locks every table's row, so whatever a writer
-    reads about the day (closed or not) after this lock stays true until it commits."""
-    return Table.objects.select_for_update().get(pk=table_id)
+    reads about the day (closed or not) after this lock stays true until it commits.
+
+    ``FOR NO KEY UPDATE`` (not ``FOR UPDATE``): it excludes the other cash-desk writers and
+    the day close all the same, but not the check PostgreSQL makes when another transaction
+    commits rows pointing at this table (``FOR KEY SHARE``) — a dealer's command commits
+    such rows after moving the table's screen sequence, which this writer moves next: with
+    ``FOR UPDATE`` the two deadlocked."""
+    return Table.objects.select_for_update(no_key=True).get(pk=table_id)
 
 
 def _record_day(now: dt.datetime) -> tuple[dt.date, int]:

@@ -216,6 +216,10 @@ SCREEN_SESSION_RECHECK_SECONDS = env_int("SCREEN_SESSION_RECHECK_SECONDS", 30)
 SCREEN_MESSAGES_PER_SECOND = env_int("SCREEN_MESSAGES_PER_SECOND", 10)
 SCREEN_MESSAGE_BURST = env_int("SCREEN_MESSAGE_BURST", 30)
 SCREENS_PER_PERSON = env_int("SCREENS_PER_PERSON", 10)
+# A command refused "stale" sends only the refusal: the fragment that made it stale is on its
+# way. This many seconds later the screen gets the full state only if it is still behind the
+# table's screen sequence in the database (docs/protocol.md).
+STALE_HEAL_SECONDS = env_float("STALE_HEAL_SECONDS", 0.5)
 # Rows of a list page (alerts, replacement requests, locked sign-ins; floor.paging).
 LIST_PAGE_SIZE = env_int("LIST_PAGE_SIZE", 50)
 

@@ -7,6 +7,10 @@ is ``staff.consumers.ScreenConsumer``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+
 from channels.db import database_sync_to_async
 from django.conf import settings
 
@@ -23,6 +27,8 @@ from staff.selectors import table_role_for
 from tables.models import Table
 from tables.selectors import floor_tables, inspector_tables
 from tables.services import reservation_expire_due
+
+log = logging.getLogger(__name__)
 
 
 def _db(function):
@@ -47,8 +53,18 @@ class TableConsumer(ScreenConsumer):
 
     async def start(self) -> None:
         self.seq = -1
+        self.healing = None
         await self._watch()
         await self._send_full_state()
+
+    async def disconnect(self, code):
+        healing = getattr(self, "healing", None)
+        if healing is not None and not healing.done():
+            healing.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await healing
+        self.healing = None
+        await super().disconnect(code)
 
     async def _watch(self) -> None:
         await self.join(fragment_group(self.table_id, "live", self.language))
@@ -81,7 +97,27 @@ class TableConsumer(ScreenConsumer):
             return
         await self.refuse(outcome.code, outcome.params, outcome.message)
         if outcome.code == "stale":
-            await self._send_full_state()
+            self._heal_later()
+
+    def _heal_later(self) -> None:
+        """After a ``stale`` refusal: the newer fragment is almost always on its way (the
+        command that moved the round was published to this screen too). Check once, after
+        ``STALE_HEAL_SECONDS``, that it came; only a screen still behind the database gets
+        the full state (one heal pending at a time)."""
+        if self.healing is None or self.healing.done():
+            self.healing = asyncio.ensure_future(self._heal_after(settings.STALE_HEAL_SECONDS))
+
+    async def _heal_after(self, delay: float) -> None:
+        await asyncio.sleep(delay)
+        if self.closed:
+            return
+        try:
+            current = (await _db(table_sequences)([self.table_id])).get(self.table_id, 0)
+            if self.seq < current:
+                metrics.HEALED.labels(self.screen).inc()
+                await self._send_full_state()
+        except Exception:  # the screen's next sync heals it
+            log.exception("healing a screen after a stale refusal failed")
 
     async def _send_full_state(self) -> None:
         html, seq = await _db(self._render)()
