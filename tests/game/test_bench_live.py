@@ -70,5 +70,7 @@ def test_bench_live_on_one_table_writes_every_figure_and_loses_nothing(tmp_path:
     assert "postgres_cpu_ms_per_command" in figures
     assert "redis_cpu_ms_per_command" in figures
     assert figures["lost"] == 0
+    # the cash desk's requests went through (a cash-in, its recount and a tip in 5 s)
+    assert figures["money_records"] > 0 and figures["money_failed"] == 0
     assert figures["out_of_order"] == 0
     assert isinstance(figures["stale_refusals"], int)  # a loaded machine may make some

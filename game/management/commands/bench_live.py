@@ -565,7 +565,10 @@ class Bench:
             data = {"cash_in": str(row), f"note-{NOTE}": "3"}
         else:
             path, cookie = "tip", cookies["dealer"]
-            data = {"box": "1", "amount": str(TIP)}
+            # a tip from a box that may not have won the last round carries its note
+            data = {"box": "1", "amount": str(TIP), "note": "bench"}
+        # every money form carries its idempotency token, as the page's hidden field does
+        data["submission"] = uuid.uuid4().hex
         request = urllib.request.Request(  # noqa: S310 - our own http:// worker
             f"{table['base']}/cash/tables/{table['id']}/{path}/",
             data=urllib.parse.urlencode(data).encode(),
