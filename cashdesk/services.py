@@ -538,7 +538,7 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
         )
     try:
         with transaction.atomic():
-            tables = list(Table.objects.select_for_update().order_by("number", "pk"))
+            tables = list(Table.objects.select_for_update(no_key=True).order_by("number", "pk"))
             _require_day_open(gaming_day)
             end = day_window(gaming_day)[1]
             still_open = [

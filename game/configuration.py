@@ -87,7 +87,7 @@ def table_configure(*, table: Table, changed_by, **fields) -> TableChange | None
     if unknown:
         raise Refused("bad_field", _("Unknown setting: %(name)s") % {"name": sorted(unknown)[0]})
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
         if table.status != Table.Status.CLOSED:
             raise Refused(
                 "table_not_closed",

@@ -57,7 +57,7 @@ def checklist_start(*, table: Table, kind: str, started_by) -> Checklist:
         Checklist.Kind.CLOSING: Table.Status.CLOSING,
     }[kind]
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
         _move(table, target, started_by)
         checklist = Checklist(table=table, kind=kind, started_by=started_by)
         checklist.full_clean()
@@ -214,7 +214,7 @@ def _complete(
     table: Table, kind: str, to_status: str, by, accept_player_edge: bool = False
 ) -> Table:
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
         checklist = checklist_current(table=table)
         if checklist is None or checklist.kind != kind:
             raise Refused("no_checklist", _("Start the checklist first."))
