@@ -116,6 +116,20 @@ DATABASES = {
         conn_max_age=env_int("DB_CONN_MAX_AGE", 0),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg 3's connection pool (one per worker process): a database call borrows an open
+    # connection and gives it back instead of forking a new PostgreSQL backend each time.
+    # DB_POOL is its largest size (0: no pool); it replaces persistent connections, which
+    # Django refuses together with a pool, so an explicit DB_CONN_MAX_AGE turns it off.
+    DB_POOL = env_int("DB_POOL", 0 if DATABASES["default"]["CONN_MAX_AGE"] else 20)
+    if DB_POOL > 0:
+        if DATABASES["default"]["CONN_MAX_AGE"]:
+            raise ImproperlyConfigured("DB_POOL needs DB_CONN_MAX_AGE=0 (set DB_POOL=0).")
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, DB_POOL),
+            "max_size": DB_POOL,
+            "timeout": 10,
+        }
 # Commands from many screens run on a pool of threads on PostgreSQL (row locks keep them
 # correct); SQLite has one writer, so there they take turns on one thread.
 PARALLEL_COMMANDS = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, IntegrityError, transaction
+from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 from django.db.models import F
 from django.utils.module_loading import import_string
 
@@ -40,6 +40,11 @@ class Changes:
     tables: set[int] = field(default_factory=set)
     duty: bool = False
     access: list[tuple[int, int | None]] = field(default_factory=list)  # (user, table)
+    # Per changed table, its feed after this transaction's last change: (seq, board, epoch).
+    feeds: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    # Per changed table, what the changing service already holds of its state (opaque here,
+    # ``table_changed(state=...)``), when every change of it in the transaction gave one.
+    loaded: dict[int, object] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.tables or self.duty or self.access)
@@ -120,6 +125,7 @@ def table_changed(
     duty: bool = False,
     round_open: bool | None = None,
     round_number: int | None = None,
+    state: object | None = None,
     using: str = DEFAULT_DB_ALIAS,
 ) -> None:
     """What the screens of ``table_id`` show has changed in this transaction.
@@ -127,24 +133,43 @@ def table_changed(
     ``board=False`` when only the round or the shoe changed (a live command that does not
     close the round): the publisher may reuse what it read of the rest. ``duty`` when the
     duty administrators' screens show it too (money, alerts, requests). ``round_open`` (with
-    ``round_number``) is given by the live table when a round opens or ends.
+    ``round_number``) is given by the live table when a round opens or ends. ``state``: what
+    the caller holds of the table's state as it commits (the live table's locked row), handed
+    to the publishers so they need not read it again; it is kept only when every change of
+    the table in this transaction gave one.
     """
     pending = _pending(using)
-    update = {"seq": F("seq") + 1}
-    if board:
-        update["board"] = F("board") + 1
-    if round_open is not None:
-        update["round_open"] = round_open
-        update["round_number"] = round_number
-    _feed_update(table_id, update, using)
-    pending.changes.tables.add(table_id)
-    pending.changes.duty |= duty
+    feed = _feed_update(table_id, board, round_open, round_number, using)
+    changes = pending.changes
+    if table_id not in changes.tables or changes.loaded.get(table_id) is not None:
+        changes.loaded[table_id] = state
+    changes.feeds[table_id] = feed
+    changes.tables.add(table_id)
+    changes.duty |= duty
     _register(pending, using)
 
 
-def _feed_update(table_id: int, update: dict, using: str) -> None:
-    if TableFeed.objects.using(using).filter(pk=table_id).update(**update):
-        return
+def _feed_update(table_id, board, round_open, round_number, using) -> tuple[int, int, int]:
+    """Move the table's feed in one statement (UPDATE … RETURNING): its new (seq, board,
+    epoch)."""
+    connection = connections[using]
+    name = connection.ops.quote_name
+    sets, params = [f"{name('seq')} = {name('seq')} + 1"], []
+    if board:
+        sets.append(f"{name('board')} = {name('board')} + 1")
+    if round_open is not None:
+        sets += [f"{name('round_open')} = %s", f"{name('round_number')} = %s"]
+        params += [round_open, round_number]
+    # Only this model's quoted column names are formatted in; every value is a parameter.
+    table, key = name(TableFeed._meta.db_table), name(TableFeed._meta.pk.column)
+    returning = f"{name('seq')}, {name('board')}, {name('epoch')}"
+    sql = f"UPDATE {table} SET {', '.join(sets)} WHERE {key} = %s RETURNING {returning}"  # noqa: S608
+    params.append(table_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+        if row is not None:
+            return tuple(row)
     # The table's first change (feeds are made with the table; this covers rows made
     # without signals, e.g. bulk inserts). A concurrent first change may win the insert.
     try:
@@ -152,7 +177,9 @@ def _feed_update(table_id: int, update: dict, using: str) -> None:
             TableFeed.objects.using(using).create(table_id=table_id)
     except IntegrityError:
         pass
-    TableFeed.objects.using(using).filter(pk=table_id).update(**update)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return tuple(cursor.fetchone())
 
 
 def duty_changed(*, using: str = DEFAULT_DB_ALIAS) -> None:

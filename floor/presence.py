@@ -87,22 +87,29 @@ class _RedisPresence:
             client = self._async[loop] = redis.asyncio.Redis.from_url(self.url)
         return client
 
+    # Each operation's commands go in one round trip (a pipeline, not a transaction).
+
     async def amark(self, topic: str, pair: str, until: float) -> None:
-        client = self._client()
-        await client.hset(_key(topic), pair, until)
-        await client.expire(_key(topic), PRESENCE_SECONDS * 2)
+        async with self._client().pipeline(transaction=False) as pipe:
+            pipe.hset(_key(topic), pair, until)
+            pipe.expire(_key(topic), PRESENCE_SECONDS * 2)
+            await pipe.execute()
 
     async def screen_open(self, user_id: int, channel: str, until: float, now: float) -> int:
-        client, key = self._client(), _key(f"screens:{int(user_id)}")
-        await client.zremrangebyscore(key, "-inf", now)
-        await client.zadd(key, {channel: until})
-        await client.expire(key, PRESENCE_SECONDS * 2)
-        return await client.zcard(key)
+        key = _key(f"screens:{int(user_id)}")
+        async with self._client().pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(key, "-inf", now)
+            pipe.zadd(key, {channel: until})
+            pipe.expire(key, PRESENCE_SECONDS * 2)
+            pipe.zcard(key)
+            return (await pipe.execute())[-1]
 
     async def screen_seen(self, user_id: int, channel: str, until: float) -> None:
         key = _key(f"screens:{int(user_id)}")
-        await self._client().zadd(key, {channel: until}, xx=True)
-        await self._client().expire(key, PRESENCE_SECONDS * 2)
+        async with self._client().pipeline(transaction=False) as pipe:
+            pipe.zadd(key, {channel: until}, xx=True)
+            pipe.expire(key, PRESENCE_SECONDS * 2)
+            await pipe.execute()
 
     async def screen_closed(self, user_id: int, channel: str) -> None:
         await self._client().zrem(_key(f"screens:{int(user_id)}"), channel)

@@ -21,7 +21,7 @@ from floor.parsing import whole_number
 from game import services
 from game.messages import error_text
 from game.publish import render_fragment, table_topic, table_view
-from staff.consumers import ScreenConsumer, error_html
+from staff.consumers import ScreenConsumer, error_html, session_still_valid
 from staff.roles import Role
 from staff.selectors import table_role_for
 from tables.models import Table
@@ -50,6 +50,17 @@ class TableConsumer(ScreenConsumer):
     def _role(self):
         table = Table.objects.filter(pk=self.table_id).first()
         return None if table is None else table_role_for(user=self.user, table=table)
+
+    async def recheck(self) -> tuple[bool, bool]:
+        """The session and the role at this table, read in one trip to a database thread
+        (every message asks both)."""
+        session, self.role = await _db(self._recheck)()
+        return session, self.role is not None
+
+    def _recheck(self) -> tuple[bool, str | None]:
+        if not session_still_valid(self.session_key, self.user):
+            return False, None
+        return True, self._role()
 
     async def start(self) -> None:
         self.seq = -1

@@ -23,8 +23,9 @@ from django.utils import timezone, translation
 from floor import metrics, presence
 from floor.changes import Changes
 from floor.groups import fragment_group
+from game.models import LiveTable
 from game.presenters import screen_view
-from game.selectors import table_snapshot
+from game.selectors import snapshot_of, table_snapshot
 
 log = logging.getLogger(__name__)
 
@@ -50,32 +51,41 @@ def table_view(table_id: int) -> dict | None:
     return screen_view(snapshot, now_iso=timezone.now().isoformat())
 
 
-def publish_table(table_id: int) -> int:
+def publish_table(table_id: int, *, live_row=None, feed=None) -> int:
     """Send the new state of ``table_id`` to every screen that shows it; returns how many
-    fragments were rendered."""
+    fragments were rendered. ``live_row`` with ``feed`` ``(seq, board, epoch)``: the state a
+    command transaction committed (``floor.changes``), used instead of reading it again."""
     pairs = presence.watched(table_topic(table_id))
     if not pairs:
         return 0
     started = time.perf_counter()
-    view = table_view(table_id)
+    if isinstance(live_row, LiveTable) and feed is not None:
+        view = screen_view(snapshot_of(live_row, feed), now_iso=timezone.now().isoformat())
+    else:
+        view = table_view(table_id)
     if view is None:
         return 0
+    sends = [
+        (
+            fragment_group(table_id, fragment, language),
+            {
+                "type": "screen.fragment",
+                "table_id": table_id,
+                "fragment": fragment,
+                "seq": view["seq"],
+                "html": render_fragment(view, fragment, language),
+            },
+        )
+        for fragment, language in sorted(pairs)
+        if fragment in TEMPLATES
+    ]
     layer = get_channel_layer()
-    for fragment, language in sorted(pairs):
-        if fragment not in TEMPLATES:
-            continue
-        message = {
-            "type": "screen.fragment",
-            "table_id": table_id,
-            "fragment": fragment,
-            "seq": view["seq"],
-            "html": render_fragment(view, fragment, language),
-        }
+    for group, message in sends:
         try:
-            async_to_sync(layer.group_send)(fragment_group(table_id, fragment, language), message)
+            async_to_sync(layer.group_send)(group, message)
         except Exception:  # a screen heals at its next sync; a lost send never undoes a commit
             metrics.SEND_FAILURES.inc()
-            log.exception("sending table %s %s/%s failed", table_id, fragment, language)
+            log.exception("sending %s failed", group)
     metrics.PUBLISH_SECONDS.observe(time.perf_counter() - started)
     return len(pairs)
 
@@ -83,4 +93,6 @@ def publish_table(table_id: int) -> int:
 def publish_changes(changes: Changes) -> None:
     """The ``floor.changes`` subscriber of the live tables."""
     for table_id in sorted(changes.tables):
-        publish_table(table_id)
+        publish_table(
+            table_id, live_row=changes.loaded.get(table_id), feed=changes.feeds.get(table_id)
+        )

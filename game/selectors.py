@@ -9,6 +9,7 @@ only when the table's board version moved (``floor.changes``), and kept per proc
 from __future__ import annotations
 
 import threading
+from typing import NamedTuple
 
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 from django.db.models.functions import Coalesce, Now
@@ -60,6 +61,28 @@ def table_snapshot(table_id: int) -> TableSnapshot | None:
         round=live_row.current_round,
         board=table_board(table, feed=feed, seated=live_row.seated),
     )
+
+
+def snapshot_of(live_row: LiveTable, feed: tuple[int, int, int]) -> TableSnapshot:
+    """The table's screens' state from its live row as a command transaction left it (the
+    table, round and shoe it loaded and changed) and the feed's ``(seq, board, epoch)`` that
+    transaction moved to: no query for the round; the board as :func:`table_board`."""
+    seq, board, epoch = feed
+    table = live_row.table
+    return TableSnapshot(
+        table=table,
+        rules=table_rules(table),
+        version=live_row.version,
+        seq=seq,
+        shoe=live_row.current_shoe,
+        round=live_row.current_round,
+        board=table_board(table, feed=_Feed(board=board, epoch=epoch), seated=live_row.seated),
+    )
+
+
+class _Feed(NamedTuple):
+    board: int
+    epoch: int
 
 
 def table_board(table, *, feed: TableFeed, now=None, seated=None) -> dict:

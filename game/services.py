@@ -226,6 +226,9 @@ def _submit(table_id: int, actor, command: _Command) -> Outcome:
                 board=ctx.board,
                 round_open=ctx.round_open,
                 round_number=live_row.current_round.number if ctx.round_open else None,
+                # A round command changed only the round and the shoe of the row loaded
+                # here: the publisher renders from it instead of reading it again.
+                state=live_row if command.action not in HANDLERS else None,
             )
     return outcome
 

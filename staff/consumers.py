@@ -150,13 +150,21 @@ class ScreenConsumer(AsyncWebsocketConsumer):
         session ended closes with 4401, one whose right ended with 4403."""
         if self.closed:
             return False
-        if not await database_sync_to_async(session_still_valid)(self.session_key, self.user):
+        session, allowed = await self.recheck()
+        if not session:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return False
-        if not await self.allowed():
+        if not allowed:
             await self.close(code=CLOSE_FORBIDDEN)
             return False
         return True
+
+    async def recheck(self) -> tuple[bool, bool]:
+        """(Is the session still valid, and — if it is — may this person still see this
+        screen?). A subclass may read both in one trip to a database thread."""
+        if not await database_sync_to_async(session_still_valid)(self.session_key, self.user):
+            return False, False
+        return True, await self.allowed()
 
     async def _watch_session(self) -> None:
         """Check the session now and then, so an expired one closes a silent screen too."""

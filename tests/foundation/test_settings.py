@@ -22,6 +22,8 @@ print(json.dumps({
     "host": settings.DATABASES["default"].get("HOST", ""),
     "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "layer_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "pool": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
+    "conn_max_age": settings.DATABASES["default"]["CONN_MAX_AGE"],
 }))
 """
 
@@ -75,6 +77,7 @@ def test_defaults_are_sqlite_and_the_in_memory_layer():
     assert shown["engine"] == "django.db.backends.sqlite3"
     assert shown["name"] == str(ROOT / "db.sqlite3")
     assert shown["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert shown["pool"] is None
 
 
 def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
@@ -91,3 +94,45 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
     assert (shown["name"], shown["host"]) == ("casino", "db.internal")
     assert shown["layer"] == "channels_redis.core.RedisChannelLayer"
     assert shown["layer_hosts"] == ["redis://cache.internal:6379/2"]
+    # PostgreSQL: each worker borrows connections from a pool instead of opening one per call.
+    assert shown["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10}
+    assert shown["conn_max_age"] == 0
+
+
+def _postgres_settings(**env: str) -> subprocess.CompletedProcess:
+    return _run(
+        ["-c", "import django; django.setup()\n" + PRINT_SETTINGS],
+        DEBUG="1",
+        DATABASE_URL="postgres://casino@db.internal:5432/casino",
+        **env,
+    )
+
+
+def test_db_pool_sets_the_pool_size_and_zero_turns_it_off():
+    sized = _postgres_settings(DB_POOL="8")
+    off = _postgres_settings(DB_POOL="0")
+
+    assert sized.returncode == 0 and off.returncode == 0, sized.stderr + off.stderr
+    assert json.loads(sized.stdout)["pool"] == {"min_size": 2, "max_size": 8, "timeout": 10}
+    assert json.loads(off.stdout)["pool"] is None
+
+
+def test_persistent_connections_turn_the_pool_off_and_refuse_an_explicit_one():
+    persistent = _postgres_settings(DB_CONN_MAX_AGE="60")
+    both = _postgres_settings(DB_CONN_MAX_AGE="60", DB_POOL="10")
+
+    assert persistent.returncode == 0, persistent.stderr
+    shown = json.loads(persistent.stdout)
+    assert (shown["pool"], shown["conn_max_age"]) == (None, 60)
+    assert both.returncode != 0
+    assert "DB_POOL needs DB_CONN_MAX_AGE=0" in both.stderr
+
+
+def test_production_mode_with_postgresql_and_its_pool_passes_check_deploy():
+    result = _run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        **_production(DATABASE_URL="postgres://postgres@127.0.0.1:5432/unused"),
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
