@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from floor.admin import ReadOnlyAdmin
 from game.configuration import CONFIG_FIELDS, table_configure
 from game.engine import Rules, RulesError
 from game.models import Player, RatingSession
@@ -53,7 +54,10 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingSession)
-class RatingSessionAdmin(admin.ModelAdmin):
+class RatingSessionAdmin(ReadOnlyAdmin):
+    """Rated play is written by the tablet's two taps only: a session deleted or edited here
+    would leave the table's count of seated players (``LiveTable.seated``) wrong."""
+
     list_display = ["table", "seat", "card", "started_at", "ended_at", "rounds", "total_bet"]
     list_filter = ["gaming_day"]
     readonly_fields = [f.name for f in RatingSession._meta.fields]

@@ -189,3 +189,21 @@ def test_the_tile_and_the_table_screens_show_the_players_at_the_table(dealer_des
     dealer_desk.ok("player-out", session=session_of("A").pk)
     tile = render_fragment(table_view(dealer_desk.table.pk), "tile", "en")
     assert 'data-testid="tile-player-A"' not in tile
+
+
+def test_a_rating_session_cannot_be_edited_or_deleted_in_the_admin(
+    client, dealer_desk, known, make_user
+):
+    from django.urls import reverse
+
+    seat(dealer_desk, "P1", "PC-1")
+    session = session_of("P1")
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    assert (
+        client.get(reverse("admin:game_ratingsession_delete", args=[session.pk])).status_code == 403
+    )
+    response = client.post(
+        reverse("admin:game_ratingsession_delete", args=[session.pk]), {"post": "yes"}
+    )
+    assert response.status_code == 403
+    assert RatingSession.objects.filter(pk=session.pk).exists()
