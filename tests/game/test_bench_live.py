@@ -11,26 +11,15 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
+from game.management.commands.bench_live import JSON_KEYS
+
 pytestmark = [
     pytest.mark.postgres_only,
     pytest.mark.services,
     pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="bench_live needs Redis"),
 ]
 
-KEYS = {
-    "tables",
-    "rate",
-    "seconds",
-    "workers",
-    "commands",
-    "commands_per_s",
-    "server_cpu_ms_per_command",
-    "queries_per_command",
-    "latency_ms",
-    "lost",
-    "out_of_order",
-    "stale_refusals",
-}
+KEYS = set(JSON_KEYS)
 
 
 def test_bench_live_on_one_table_writes_every_figure_and_loses_nothing(tmp_path: Path):

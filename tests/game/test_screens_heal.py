@@ -14,6 +14,7 @@ from cashdesk import services as cash
 from floor import changes
 from tests.game.conftest import Desk
 from tests.game.test_table_socket import connect, next_live
+from tests.lossy import lose_sends
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SEQ = re.compile(r'data-seq="(\d+)"')
@@ -44,23 +45,7 @@ async def note(table, text):
 @pytest.fixture
 def lossy(monkeypatch):
     """Lose the next fragment(s) on the way, as a full channel or a network blip would."""
-    from channels.layers import get_channel_layer as real
-
-    lost = {"count": 0}
-
-    class Lossy:
-        def __init__(self, layer):
-            self.layer = layer
-
-        async def group_send(self, group, message):
-            if lost["count"] > 0:
-                lost["count"] -= 1
-                return
-            await self.layer.group_send(group, message)
-
-    for module in ("game.publish", "cashdesk.publish"):
-        monkeypatch.setattr(f"{module}.get_channel_layer", lambda: Lossy(real()))
-    return lost
+    return lose_sends(monkeypatch, "game.publish", "cashdesk.publish")
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import pytest
 
 from tests.game.test_screens_heal import seq_of
 from tests.game.test_table_socket import command, connect, next_live, version_of
+from tests.lossy import lose_sends
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HEAL = 0.4
@@ -21,22 +22,7 @@ def heal_delay(settings):
 @pytest.fixture
 def lossy(monkeypatch):
     """Lose the next table fragment on the way (a full channel, a network blip)."""
-    from channels.layers import get_channel_layer as real
-
-    lost = {"count": 0}
-
-    class Lossy:
-        def __init__(self, layer):
-            self.layer = layer
-
-        async def group_send(self, group, message):
-            if lost["count"] > 0:
-                lost["count"] -= 1
-                return
-            await self.layer.group_send(group, message)
-
-    monkeypatch.setattr("game.publish.get_channel_layer", lambda: Lossy(real()))
-    return lost
+    return lose_sends(monkeypatch, "game.publish")
 
 
 async def messages_within(communicator, seconds) -> list[str]:

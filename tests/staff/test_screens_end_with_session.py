@@ -71,6 +71,15 @@ def shoe_events(table):
     return TableFeed.objects.get(pk=table.pk).seq
 
 
+async def refused_and_closed(screen, table) -> int:
+    """Send a shuffle; the screen is closed (its code returned) and the shoe did not move."""
+    before = await database_sync_to_async(shoe_events)(table)
+    await screen.send_to(text_data=shuffle(screen))
+    code = await closed_with(screen)
+    assert await database_sync_to_async(shoe_events)(table) == before
+    return code
+
+
 SCREENS = [
     ("dealer", "/ws/tables/T/"),
     ("inspector", "/ws/inspector/"),
@@ -170,10 +179,7 @@ async def test_a_command_after_the_session_expired_is_not_carried_out(crew, tabl
         await database_sync_to_async(
             lambda: Session.objects.filter(session_key=key).update(expire_date=past)
         )()
-        before = await database_sync_to_async(shoe_events)(table)
-        await screen.send_to(text_data=shuffle(screen))
-        assert await closed_with(screen) == 4401
-        assert await database_sync_to_async(shoe_events)(table) == before
+        assert await refused_and_closed(screen, table) == 4401
     finally:
         await screen.disconnect()
 
@@ -188,10 +194,7 @@ async def test_every_command_checks_the_role_again_even_unannounced(crew, table)
             user.groups.through.objects.filter(user_id=user.pk).delete()
 
         await database_sync_to_async(remove_quietly)()
-        before = await database_sync_to_async(shoe_events)(table)
-        await screen.send_to(text_data=shuffle(screen))
-        assert await closed_with(screen) == 4403
-        assert await database_sync_to_async(shoe_events)(table) == before
+        assert await refused_and_closed(screen, table) == 4403
     finally:
         await screen.disconnect()
 

@@ -84,6 +84,21 @@ CASH_IN_EVERY = 60.0
 TIP_EVERY = 180.0
 TIP = Decimal(5)
 NOTE = 100  # a cash-in of 3 notes of 100, for 3 chips of 100
+# The JSON object's keys in the order (extra keys follow them).
+JSON_KEYS = (
+    "tables",
+    "rate",
+    "seconds",
+    "workers",
+    "commands",
+    "commands_per_s",
+    "server_cpu_ms_per_command",
+    "queries_per_command",
+    "latency_ms",
+    "lost",
+    "out_of_order",
+    "stale_refusals",
+)
 KINDS = ("dealer", "observer", "inspector", "duty")
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -757,23 +772,7 @@ class Command(BaseCommand):
                 worker.wait(timeout=10)
             self._forget(run)
             shutil.rmtree(metrics_dir, ignore_errors=True)
-        ordered = {
-            key: out.pop(key)
-            for key in (
-                "tables",
-                "rate",
-                "seconds",
-                "workers",
-                "commands",
-                "commands_per_s",
-                "server_cpu_ms_per_command",
-                "queries_per_command",
-                "latency_ms",
-                "lost",
-                "out_of_order",
-                "stale_refusals",
-            )
-        }
+        ordered = {key: out.pop(key) for key in JSON_KEYS}
         ordered.update(out)
         ordered["load_average"] = [round(x, 2) for x in os.getloadavg()]
         self._print(ordered)
