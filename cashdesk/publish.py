@@ -1,36 +1,33 @@
-"""Publishing the duty administrators' live screen: after a commit that changed what it shows
-(money, alerts, slips, exceptions, replacement requests), render it once per language a
-connected duty screen reads and send it to them.
+"""Rendering the duty administrators' live floor: the renderer of the ``duty`` topic.
 
-What is pushed is a *delta*, never the whole floor: the rows of the tables the transaction
-changed (``Changes.tables``) and the small floor-wide parts (open alerts, replacement
-requests, slips to issue, open exceptions), each replacing its element on the screen
-(``cashdesk/duty_home.html#delta``). It carries the duty sequence, taken after the commit;
-the screen applies a delta only on top of the one just before it, and asks for the full
-state (``sync``) after a gap. The full state (``#live``) is sent on connect and on sync."""
+After a commit that changed what it shows (money, alerts, slips, exceptions, replacement
+requests, staff), the realtime kernel calls :func:`duty_message` once per transaction; it
+renders once per language a duty screen reads. What is pushed is a *delta*, never the whole
+floor: the rows of the tables the transaction changed and the small floor-wide parts (open
+alerts, replacement requests, slips to issue, open exceptions), each replacing its element on
+the screen (``cashdesk/duty_home.html#delta``). It carries the duty topic's sequence, moved in
+the transaction; it applies only on top of the one just before it, and the screen asks
+(``sync``) after a gap. The full state (``#live``) is sent on connect and when a screen is
+too far behind."""
 
 from __future__ import annotations
 
 import logging
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from cashdesk import selectors
 from cashdesk.models import GamingDayClose, Resolution
-from floor import metrics, presence
-from floor.changes import Changes, duty_sequence_next
+from feed import metrics, presence
+from feed.sequences import topic_seqs
+from floor.changes import DUTY_TOPIC
 from floor.gaming import gaming_day_of
-from floor.groups import duty_group
-from floor.models import Counter
 from staff.selectors import replacement_panel
 from tables.selectors import open_alerts
 
 log = logging.getLogger(__name__)
 
-DUTY_TOPIC = "duty"
 EXCEPTIONS_SHOWN = 200  # the duty home lists this many open exceptions, oldest day first
 
 
@@ -72,8 +69,8 @@ def duty_delta_context(*, seq: int, table_ids) -> dict:
 
 
 def duty_sequence() -> int:
-    """The duty screens' sequence now (a full state sent on connect carries it)."""
-    return Counter.objects.filter(name=DUTY_TOPIC).values_list("value", flat=True).first() or 0
+    """The duty topic's sequence now (a full state carries it)."""
+    return topic_seqs([DUTY_TOPIC])[DUTY_TOPIC]
 
 
 def render_duty(context: dict, language: str) -> str:
@@ -88,25 +85,15 @@ def render_duty_delta(context: dict, language: str) -> str:
         return render_to_string("cashdesk/duty_home.html#delta", context)
 
 
-def publish_changes(changes: Changes) -> None:
-    """The ``floor.changes`` subscriber of the duty screens."""
-    if not changes.duty:
-        return
-    languages = sorted(
-        lang for fragment, lang in presence.watched(DUTY_TOPIC) if fragment == "duty"
-    )
+def duty_message(topic: str, seq: int, events: list[dict]) -> tuple[dict[str, str], bool]:
+    """The ``feed`` renderer of the duty topic: one delta per language watched."""
+    languages = sorted(lang for fragment, lang in presence.watched(topic) if fragment == "duty")
     if not languages:
-        return
-    context = duty_delta_context(seq=duty_sequence_next(), table_ids=changes.tables)
-    layer = get_channel_layer()
-    for language in languages:
-        message = {
-            "type": "screen.fragment",
-            "seq": context["seq"],
-            "html": render_duty_delta(context, language),
-        }
-        try:
-            async_to_sync(layer.group_send)(duty_group(language), message)
-        except Exception:
-            metrics.SEND_FAILURES.inc()
-            log.exception("sending the duty screen (%s) failed", language)
+        return {}, True
+    tables = {table_id for event in events for table_id in event.get("tables", ())}
+    context = duty_delta_context(seq=seq, table_ids=tables)
+    fragments = {
+        presence.pair("duty", language): render_duty_delta(context, language)
+        for language in languages
+    }
+    return fragments, True

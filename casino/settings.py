@@ -1,7 +1,7 @@
 """One settings module for every environment, driven by environment variables.
 
-Defaults run with nothing but Python installed: SQLite in the project folder and the
-in-memory channel layer. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis.
+Defaults run with nothing but Python installed: SQLite in the project folder and the live
+feed in one process. ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis.
 """
 
 import os
@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "feed",
     "floor",
     "axes",
     "staff",
@@ -142,34 +143,24 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
-def redis_channel_layer_config(url: str) -> dict:
-    """The channels_redis CONFIG for ``url`` (tests/foundation/test_redis_idle.py uses it)."""
-    return {
-        "hosts": [url],
-        "capacity": env_int("CHANNEL_CAPACITY", 1000),
-        "expiry": 60,
-    }
-
-
 REDIS_URL = env("REDIS_URL")
-# Called after every commit that changed what a screen shows (floor.changes), in this order:
-# the live tables' screens and tiles, then the duty administrators' screen.
-SCREEN_PUBLISHERS = ["game.publish.publish_changes", "cashdesk.publish.publish_changes"]
-# Who watches which screen (floor.presence): shared in Redis by every worker, under this prefix.
-PRESENCE_PREFIX = env("PRESENCE_PREFIX", "pit-presence")
+# The realtime kernel (feed/): each topic kind's renderer, called once per committed change of
+# a topic of that kind (None: a control topic, not sequenced nor rendered: a person's
+# revocations), as middleware is named; feed imports none of them.
+FEED_TOPICS = {
+    "table": "game.publish.table_message",
+    "duty": "cashdesk.publish.duty_message",
+    "user": None,
+}
+# The language a live screen reads (from its socket's scope).
+FEED_LANGUAGE = "staff.language.screen_language"
+# The Redis key and channel prefix of the feed (its channels, who watches what, screens per
+# person); change it only to run two deployments on one Redis database.
+FEED_PREFIX = env("FEED_PREFIX", "pit-feed")
 # /healthz and /metrics answer only to these networks (docs/operations.md).
 OPS_ALLOWED_NETWORKS = env_list(
     "OPS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16"
 )
-if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": redis_channel_layer_config(REDIS_URL),
-        }
-    }
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 AUTH_USER_MODEL = "staff.User"
 # Every password or PIN check goes through django.contrib.auth.authenticate(request, ...):

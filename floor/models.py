@@ -1,4 +1,4 @@
-"""What every app shares: alerts, and each table's screen sequence.
+"""What every app shares: alerts, and each table's board version and round boundary.
 
 ``Alert`` moved here from ``tables`` (its database table keeps its name, ``tables_alert``):
 alerts are raised by every app — the cash desk, the live table, the floor watch, sign-in —
@@ -81,24 +81,21 @@ def _random_epoch() -> int:
 
 
 class TableFeed(models.Model):
-    """One row per table: the sequence numbers of what its screens show.
+    """One row per table: what the apps below the live table read of it, and the version of
+    its board.
 
-    ``seq`` moves with every committed change a screen of the table shows (a command, a
-    cash-in, an alert, a reservation, a staff change): it orders the fragments a screen
-    receives and tells a screen that asks (``sync``) whether it is behind. ``board`` moves
-    with every change other than the round itself (staff, alerts, notes, reservations, the
-    shift's money, a round closing): the publisher caches what it read for the table's
-    board by this number. ``round_open``/``round_number`` say whether a round is in
-    progress (kept by the live table's write path), for the apps below it that must know
+    ``board`` moves with every change other than the round itself (staff, alerts, notes,
+    reservations, the shift's money, a round closing): the publisher caches what it read for
+    the table's board by this number. ``round_open``/``round_number`` say whether a round is
+    in progress (kept by the live table's write path), for the apps below it that must know
     (a croupier's hand-over waits for the round boundary; the closing checklist needs the
-    last round finished). Both numbers move inside the changing transaction, under this
-    row's lock, so their order is the order of the commits.
+    last round finished). The screens' sequence is the table's topic (``feed.Topic``
+    ``table.<id>``), moved by ``floor.changes`` in the same transactions.
     """
 
     table = models.OneToOneField(
         "tables.Table", on_delete=models.CASCADE, primary_key=True, related_name="feed"
     )
-    seq = models.PositiveBigIntegerField(_("screen sequence"), default=0)
     board = models.PositiveBigIntegerField(_("board version"), default=0)
     round_open = models.BooleanField(_("round in progress"), default=False)
     round_number = models.PositiveIntegerField(_("round number"), null=True, blank=True)
@@ -107,14 +104,4 @@ class TableFeed(models.Model):
     epoch = models.BigIntegerField(default=_random_epoch, editable=False)
 
     def __str__(self) -> str:
-        return f"{self.table_id}: seq {self.seq}"
-
-
-class Counter(models.Model):
-    """A named sequence outside any table (``duty``: the duty administrators' screens)."""
-
-    name = models.CharField(max_length=32, primary_key=True)
-    value = models.PositiveBigIntegerField(default=0)
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.value}"
+        return f"{self.table_id}: board {self.board}"

@@ -1,9 +1,10 @@
 """Read paths of the live table.
 
 ``table_snapshot`` is what every screen of a table needs, in one query when nothing but the
-round changed: the table, its live row, its feed (sequence numbers), its shoe and its round;
-the rest — the board: staff, notes, alerts, reservations, the shift's money — is read again
-only when the table's board version moved (``floor.changes``), and kept per process.
+round changed: the table, its live row, its board version, its topic's sequence, its shoe
+and its round; the rest — the board: staff, notes, alerts, reservations, the shift's money —
+is read again only when the table's board version moved (``floor.changes``), and kept per
+process.
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ from __future__ import annotations
 import threading
 from typing import NamedTuple
 
-from django.db.models import Count, Exists, OuterRef, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from cashdesk.models import RoundResult
 from cashdesk.selectors import table_shift_totals
+from feed.models import Topic
+from floor.changes import table_topic
 from floor.gaming import shift_window
 from floor.models import Alert, TableFeed
 from game.configuration import table_rules
@@ -35,8 +38,10 @@ _boards_lock = threading.Lock()
 
 def table_snapshot(table_id: int) -> TableSnapshot | None:
     """The table's screens' state; ``None`` when there is no such table."""
+    seq = Topic.objects.filter(pk=table_topic(table_id)).values("seq")[:1]
     live_row = (
         LiveTable.objects.select_related("table", "table__feed", "current_round", "current_shoe")
+        .annotate(topic_seq=Subquery(seq))
         .filter(pk=table_id)
         .first()
     )
@@ -56,18 +61,18 @@ def table_snapshot(table_id: int) -> TableSnapshot | None:
         table=table,
         rules=table_rules(table),
         version=live_row.version,
-        seq=feed.seq,
+        seq=live_row.topic_seq or 0,
         shoe=live_row.current_shoe,
         round=live_row.current_round,
         board=table_board(table, feed=feed, seated=live_row.seated),
     )
 
 
-def snapshot_of(live_row: LiveTable, feed: tuple[int, int, int]) -> TableSnapshot:
+def snapshot_of(live_row: LiveTable, seq: int, feed: tuple[int, int]) -> TableSnapshot:
     """The table's screens' state from its live row as a command transaction left it (the
-    table, round and shoe it loaded and changed) and the feed's ``(seq, board, epoch)`` that
-    transaction moved to: no query for the round; the board as :func:`table_board`."""
-    seq, board, epoch = feed
+    table, round and shoe it loaded and changed), the topic's sequence it moved to and the
+    board's ``(board, epoch)``: no query for the round; the board as :func:`table_board`."""
+    board, epoch = feed
     table = live_row.table
     return TableSnapshot(
         table=table,

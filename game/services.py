@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cashdesk.services import round_result_record
-from floor import metrics
+from feed import metrics
 from floor.alerts import alert_raise
 from floor.changes import table_changed
 from floor.errors import Refused
@@ -183,7 +183,7 @@ def _submit(table_id: int, actor, command: _Command) -> Outcome:
     with transaction.atomic():
         live_row = (
             LiveTable.objects.select_for_update(of=("self",))
-            .select_related("table", "current_round", "current_shoe")
+            .select_related("table", "table__feed", "current_round", "current_shoe")
             .filter(pk=table_id)
             .first()
         )

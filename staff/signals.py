@@ -1,6 +1,6 @@
 """A person's sign-out, deactivation, changed password or lost role reaches their open live
 screens at once: each is told through the person's ``user.<id>`` group
-(``floor.changes.access_changed``) and checks again (``staff.consumers.ScreenConsumer``)."""
+(``floor.changes.access_changed``) and checks again (``feed.consumers.ScreenConsumer``)."""
 
 from django.contrib.auth.signals import user_logged_out
 from django.db.models.signals import m2m_changed, post_save

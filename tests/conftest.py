@@ -193,21 +193,10 @@ def ws_communicator(path: str, user=None):
 
 
 @pytest.fixture(autouse=True)
-def fresh_channel_layer():
-    """Each test runs in its own event loop: give it its own channel layer (a Redis layer's
-    locks and connections belong to the loop that made them)."""
-    from channels.layers import channel_layers
-
-    channel_layers.backends.clear()
-    yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture(autouse=True)
 def fresh_screen_state():
-    """Who watches which screen (``floor.presence``) and the boards cached per process
+    """Who watches which screen (``feed.presence``) and the boards cached per process
     (``game.selectors``) start empty in every test."""
-    from floor import presence
+    from feed import presence
     from game.selectors import boards_forget
 
     presence.clear()

@@ -66,3 +66,13 @@ class Desk:
 
 def current_round(table):
     return LiveTable.objects.get(pk=table.pk).current_round
+
+
+def screen_seq(table) -> int:
+    """The table's screen sequence: its topic's in the feed (how often its screens were told
+    it changed)."""
+    from feed.sequences import topic_seqs
+    from floor.changes import table_topic
+
+    topic = table_topic(table.pk)
+    return topic_seqs([topic])[topic]

@@ -1,23 +1,24 @@
-"""A channel layer that loses sends on the way, as a full channel or a network blip would."""
+"""A feed that loses messages on the way, as Redis restarting or a network blip would."""
 
 
-def lose_sends(monkeypatch, *modules: str) -> dict:
-    """Patch ``get_channel_layer`` in each of ``modules`` (the publishers) so that the next
-    ``lost["count"]`` group sends are dropped; returns ``lost`` for the test to set."""
-    from channels.layers import get_channel_layer as real
+def lose_sends(monkeypatch, *kinds: str) -> dict:
+    """Patch the feed's bus (``feed.bus.publish``: every worker's screens, this one's too)
+    so that the next ``lost["count"]`` messages of topics of ``kinds`` (``table``, ``duty``;
+    none given: any) are dropped; returns ``lost`` for the test to set."""
+    from feed import bus
 
+    real = bus.publish
     lost = {"count": 0}
 
-    class Lossy:
-        def __init__(self, layer):
-            self.layer = layer
-
-        async def group_send(self, group, message):
-            if lost["count"] > 0:
+    def lossy(messages):
+        kept = []
+        for message in messages:
+            kind = message.topic.split(".", 1)[0]
+            if lost["count"] > 0 and message.seq is not None and (not kinds or kind in kinds):
                 lost["count"] -= 1
-                return
-            await self.layer.group_send(group, message)
+                continue
+            kept.append(message)
+        real(kept)
 
-    for module in modules:
-        monkeypatch.setattr(f"{module}.get_channel_layer", lambda: Lossy(real()))
+    monkeypatch.setattr(bus, "publish", lossy)
     return lost

@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 LIVE = re.compile(r'<section id="table-live"[^>]*>')
 ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
-ERROR = re.compile(r'id="table-error"[^>]*data-code="([^"]*)"[^>]*>([^<]*)<')
+ANSWER = re.compile(r'<div id="table-error"[^>]*>([^<]*)<')
 
 
 def sign_in(base: str, username: str, password: str) -> str:
@@ -45,26 +45,30 @@ def sign_in(base: str, username: str, password: str) -> str:
 
 
 class Screen:
-    """A connection to one table that keeps the latest state it was sent."""
+    """A connection to one table that keeps the newest state it was sent (by its sequence)."""
 
     def __init__(self, socket):
         self.socket = socket
-        self.state = {}
-        self.read()
+        self.state = {"seq": "-1"}
+        while "version" not in self.state:  # the full state comes first
+            self.read()
 
-    def read(self) -> None:
-        """Read until a table fragment arrives (error boxes are reported)."""
-        while True:
-            message = self.socket.recv(timeout=10)
-            error = ERROR.search(message)
-            if error and error.group(1):
-                raise RuntimeError(f"refused: {error.group(1)}: {error.group(2)}")
-            live = LIVE.search(message)
-            if live:
-                self.state = dict(ATTR.findall(live.group(0)))
-                return
+    def read(self) -> dict | None:
+        """Read one message: keep a newer table fragment; return an answer to a command."""
+        message = self.socket.recv(timeout=10)
+        live = LIVE.search(message)
+        if live:
+            state = dict(ATTR.findall(live.group(0)))
+            if int(state["seq"]) > int(self.state["seq"]):  # an older one is dropped
+                self.state = state
+        answer = ANSWER.search(message)
+        if answer:
+            return {**dict(ATTR.findall(answer.group(0))), "text": answer.group(1)}
+        return None
 
     def send(self, action: str, **fields) -> None:
+        """Send one command and wait for its answer (``data-ack``: its id); then for the
+        fragment with the round version the answer says it made."""
         command = {
             "id": str(uuid.uuid4()),
             "expected_version": int(self.state["version"]),
@@ -72,7 +76,13 @@ class Screen:
             **fields,
         }
         self.socket.send(json.dumps(command))
-        self.read()
+        answer = None
+        while answer is None or answer.get("ack") != command["id"]:
+            answer = self.read()
+        if answer["code"]:
+            raise RuntimeError(f"refused: {answer['code']}: {answer['text']}")
+        while int(self.state["version"]) < int(answer["version"]):
+            self.read()
 
     @property
     def legal(self) -> set[str]:

@@ -1,16 +1,12 @@
 // Reservation countdowns on every screen of a table and on the inspector's tiles. They tick
 // between pushes, from the token's expiry time in the fragment and the server's clock at
 // render (data-now), so a wrong clock on the device does not matter. At zero the screen asks
-// the server to end due tokens now; the run_reservation_expiry worker does it anyway.
+// the server, through the feed's sync (feed.js, "live:sync"), to end due tokens now; the
+// run_reservation_expiry worker does it anyway.
 (function () {
   "use strict";
 
   var lastAsk = 0;
-
-  function liveVersion() {
-    var el = document.getElementById("table-live");
-    return el ? parseInt(el.getAttribute("data-version"), 10) : -1;
-  }
 
   function tick() {
     var els = document.querySelectorAll(".countdown[data-expires]");
@@ -31,11 +27,7 @@
     }
     if (due && Date.now() - lastAsk > 2000) {
       lastAsk = Date.now();
-      var root = document.getElementById("live-root");
-      var socket = root && root["htmx-internal-data"] && root["htmx-internal-data"].webSocket;
-      if (socket && socket.socket && socket.socket.readyState === 1) {
-        socket.send(JSON.stringify({ action: "sync", known_version: liveVersion(), expire_due: true }));
-      }
+      document.dispatchEvent(new CustomEvent("live:sync", { detail: { expire_due: true } }));
     }
   }
 

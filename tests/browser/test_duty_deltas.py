@@ -1,7 +1,8 @@
-"""In the browser: the duty administrator's screen applies per-table deltas (static/js/duty.js):
-a cash-in replaces its table's row live; a delta naming a row the screen lacks, or coming
-after a gap in the sequence, brings the full state; nothing is replaced while the
-administrator types in the live part, and what waited is applied when the field is left."""
+"""In the browser: the duty administrator's screen applies per-table deltas through the one
+client (static/js/feed.js): a cash-in morphs its table's row in place; a delta naming a row
+the screen lacks brings the full state; after a gap in the sequence the screen asks and gets
+the missed deltas again; a field being typed in keeps its focus and its text while deltas
+land around it."""
 
 import re
 
@@ -35,18 +36,19 @@ def test_duty_screen_applies_deltas_heals_gaps_and_waits_while_typing(new_page, 
     total = duty.locator(f'{row} [data-testid="table-total"]')
     expect(total).to_have_text(re.compile(r"^0"))
     live = duty.get_by_test_id("duty-live")
-    seq = int(live.get_attribute("data-seq"))
+    feed = duty.locator("#duty-feed")
+    seq = int(feed.get_attribute("data-seq"))
 
     dealer = new_page()
     _pin(dealer, "dealer")
     dealer.get_by_test_id("cash-link").click()
 
-    # a delta: the row replaced in place, the sequence one higher, the rest of the floor kept
+    # a delta: the row morphed in place, the sequence one higher, the rest of the floor kept
     mark = "document.getElementById('duty-live').setAttribute('data-marked', '1')"
     duty.evaluate(mark)
     _cash_in(dealer, 2)
     expect(total).to_have_text(_total(10))
-    expect(live).to_have_attribute("data-seq", str(seq + 1))
+    expect(feed).to_have_attribute("data-seq", str(seq + 1))
     expect(live).to_have_attribute("data-marked", "1")  # not replaced by a full state
     expect(duty.get_by_test_id("exceptions")).to_contain_text("Awaiting the recount")
 
@@ -54,23 +56,24 @@ def test_duty_screen_applies_deltas_heals_gaps_and_waits_while_typing(new_page, 
     duty.evaluate(f"document.querySelector('{row}').remove()")
     _cash_in(dealer, 1)
     expect(total).to_have_text(_total(15))
-
-    # a gap in the sequence brings the full state
-    shown = int(live.get_attribute("data-seq"))
-    duty.evaluate(f"document.getElementById('duty-live').setAttribute('data-seq', '{shown - 3}')")
-    duty.evaluate(mark)
-    _cash_in(dealer, 1)
-    expect(total).to_have_text(_total(20))
-    expect(live).to_have_attribute("data-seq", str(shown + 1))
     expect(live).not_to_have_attribute("data-marked", "1")  # the full state replaced it
 
-    # typing in the live part: what arrives waits until the field is left
-    note = duty.locator('input[name="note"]').first
+    # a gap in the sequence: the screen asks, and the missed deltas come again
+    shown = int(feed.get_attribute("data-seq"))
+    duty.evaluate(f"document.getElementById('duty-feed').setAttribute('data-seq', '{shown - 2}')")
+    duty.evaluate(f"document.querySelector('{row} [data-testid=table-total]').textContent = '?'")
+    _cash_in(dealer, 1)
+    expect(total).to_have_text(_total(20))
+    expect(feed).to_have_attribute("data-seq", str(shown + 1))
+
+    # typing in the live part: deltas land around the field, which keeps its focus and text
+    # (the newest exception comes first: the row typed in keeps its place by its id)
+    typed_row = duty.locator("#duty-exceptions tr[id]").first.get_attribute("id")
+    note = duty.locator(f'#{typed_row} input[name="note"]')
     note.fill("Checking with the dealer")
     _cash_in(dealer, 1)
-    duty.wait_for_timeout(1500)
-    expect(total).to_have_text(_total(20))
-    expect(note).to_have_value("Checking with the dealer")
-    duty.get_by_test_id("home-heading").click()
     expect(total).to_have_text(_total(25))
-    expect(live).to_have_attribute("data-seq", str(shown + 2))
+    expect(feed).to_have_attribute("data-seq", str(shown + 2))
+    expect(duty.locator("#duty-exceptions tr[id]").first).not_to_have_id(typed_row)
+    expect(note).to_have_value("Checking with the dealer")
+    expect(note).to_be_focused()

@@ -1,6 +1,8 @@
 """The apps import one another in one direction only (docs/architecture.md):
 
-    floor ← staff ← tables ← cashdesk ← game        (casino, the project, on top)
+    feed ← floor ← staff ← tables ← cashdesk ← game        (casino, the project, on top)
+
+``feed`` is the realtime kernel: it imports Django, Channels and Redis, none of the apps.
 
 No cycle, and no import between apps placed inside a function (an import hidden in a
 function to dodge a cycle is a cycle). Walked with ``ast`` over the apps' own code
@@ -10,7 +12,7 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-LAYERS = ["floor", "staff", "tables", "cashdesk", "game", "casino"]
+LAYERS = ["feed", "floor", "staff", "tables", "cashdesk", "game", "casino"]
 
 
 def _imports():

@@ -20,8 +20,7 @@ print(json.dumps({
     "engine": settings.DATABASES["default"]["ENGINE"],
     "name": str(settings.DATABASES["default"]["NAME"]),
     "host": settings.DATABASES["default"].get("HOST", ""),
-    "layer": settings.CHANNEL_LAYERS["default"]["BACKEND"],
-    "layer_hosts": settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts"),
+    "redis": settings.REDIS_URL,
     "pool": settings.DATABASES["default"].get("OPTIONS", {}).get("pool"),
     "conn_max_age": settings.DATABASES["default"]["CONN_MAX_AGE"],
 }))
@@ -69,14 +68,14 @@ def test_debug_off_without_a_secret_key_refuses_to_start():
     assert "SECRET_KEY must be set" in result.stderr
 
 
-def test_defaults_are_sqlite_and_the_in_memory_layer():
+def test_defaults_are_sqlite_and_one_process_without_redis():
     result = _run(["-c", "import django; django.setup()\n" + PRINT_SETTINGS], DEBUG="1")
 
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
     assert shown["engine"] == "django.db.backends.sqlite3"
     assert shown["name"] == str(ROOT / "db.sqlite3")
-    assert shown["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert shown["redis"] == ""  # the live feed stays in this process
     assert shown["pool"] is None
 
 
@@ -92,8 +91,7 @@ def test_database_url_and_redis_url_switch_to_postgresql_and_redis():
     shown = json.loads(result.stdout)
     assert shown["engine"] == "django.db.backends.postgresql"
     assert (shown["name"], shown["host"]) == ("casino", "db.internal")
-    assert shown["layer"] == "channels_redis.core.RedisChannelLayer"
-    assert shown["layer_hosts"] == ["redis://cache.internal:6379/2"]
+    assert shown["redis"] == "redis://cache.internal:6379/2"  # the live feed's bus
     # PostgreSQL: each worker borrows connections from a pool instead of opening one per call.
     assert shown["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10}
     assert shown["conn_max_age"] == 0

@@ -29,8 +29,10 @@ HOSTILE = [
     ('{"a":' * 900 + "1" + "}" * 900, "bad_message"),
     ("x" * 5000, "bad_message"),
     ("{not json", "bad_message"),
-    ('{"action": "sync", "known_seq": {"x": 1}}', None),
-    ('{"action": "sync", "known_seq": "99999999999999999999999999"}', None),
+    ('{"action": "sync", "known": {"x": 1}}', None),
+    ('{"action": "sync", "known": [1, 2]}', None),
+    ('{"action": "sync", "known": {"table.1": {"x": 1}}}', None),
+    ('{"action": "sync", "known": {"table.1": "99999999999999999999999999"}}', None),
 ]
 
 

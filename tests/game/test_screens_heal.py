@@ -1,17 +1,16 @@
-"""Every screen heals from the database: a fragment lost on the way, a worker killed
-between the commit and the publish, a group membership the channel layer forgot — the
-screen's next ``sync`` (every 20 s, or at once after a gap) brings it back, on every screen
-kind (docs/protocol.md)."""
+"""Every screen heals from the database: a message lost on the way, a worker killed
+between the commit and the publish, the bus reconnecting after an outage — the screen's
+next ``sync`` (every 20 s, or at once after a gap) brings it back, on every screen kind
+(docs/protocol.md)."""
 
-import asyncio
 import re
 
 import pytest
 from channels.db import database_sync_to_async
-from django.conf import settings
 
 from cashdesk import services as cash
-from floor import changes
+from feed import hub as hubs
+from feed import send
 from tests.game.conftest import Desk
 from tests.game.test_table_socket import connect, next_live
 from tests.lossy import lose_sends
@@ -45,13 +44,13 @@ async def note(table, text):
 @pytest.fixture
 def lossy(monkeypatch):
     """Lose the next fragment(s) on the way, as a full channel or a network blip would."""
-    return lose_sends(monkeypatch, "game.publish", "cashdesk.publish")
+    return lose_sends(monkeypatch, "table", "duty")
 
 
 @pytest.fixture
 def killed(monkeypatch):
     """The worker dies between the commit and the publish: nothing is ever sent."""
-    monkeypatch.setattr(changes, "_subscribers", [])
+    monkeypatch.setattr(send, "deliver", lambda topics, controls: None)
 
 
 SCREENS = {
@@ -63,10 +62,12 @@ SCREENS = {
 PEOPLE = {"table": "observer", "inspector": "inspector", "duty": "duty"}
 
 
+TOPICS = {"table": lambda t: f"table.{t.pk}", "inspector": lambda t: f"table.{t.pk}"}
+
+
 def sync_message(kind, table, shown) -> dict:
-    if kind == "inspector":
-        return {"action": "sync", "known": {str(table.pk): seq_of(shown)}}
-    return {"action": "sync", "known_seq": seq_of(shown)}
+    topic = TOPICS.get(kind, lambda t: "duty")(table)
+    return {"action": "sync", "known": {topic: seq_of(shown)}}
 
 
 @pytest.mark.parametrize("kind", sorted(SCREENS))
@@ -98,40 +99,27 @@ async def test_a_current_screen_asking_gets_nothing(english_crew, table):
     screen = await connect(f"/ws/tables/{table.pk}/", english_crew["observer"])
     try:
         shown = await next_live(screen)
-        await screen.send_json_to({"action": "sync", "known_seq": seq_of(shown)})
+        await screen.send_json_to(sync_message("table", table, shown))
         assert await screen.receive_nothing(timeout=0.3)
     finally:
         await screen.disconnect()
 
 
-@pytest.fixture
-def short_group_expiry(settings):
-    """The channel layer forgets a group membership after one second (channels-redis's
-    default is a day: a screen open longer would stop receiving)."""
-    layer = dict(settings.CHANNEL_LAYERS["default"])
-    layer["CONFIG"] = {**layer.get("CONFIG", {}), "group_expiry": 1}
-    settings.CHANNEL_LAYERS = {"default": layer}
-
-
 @pytest.mark.parametrize("kind", sorted(SCREENS))
-async def test_a_screen_keeps_receiving_after_its_group_membership_expired(
-    short_group_expiry,
-    english_crew,
-    table,
-    kind,
+async def test_a_screen_checks_with_the_database_when_the_bus_comes_back(
+    english_crew, table, kind, lossy
 ):
+    """What Redis lost while it was away: the hub's subscription reconnects and every screen
+    compares what it was sent with the database (``feed.hub.Hub.resync``)."""
     screen = await connect(SCREENS[kind](table), english_crew[PEOPLE[kind]])
     try:
-        shown = await first_message(screen)
-        await asyncio.sleep(1.5)  # the membership has expired
-        await screen.send_json_to(sync_message(kind, table, shown))  # every 20 s: re-joins
-        assert await screen.receive_nothing(timeout=0.3) or kind == "duty"
-        await screen.receive_nothing(timeout=0.1)
-        await note(table, "After the expiry")
-        pushed = await screen.receive_from(timeout=5)
-        while "After the expiry" not in pushed:  # the duty screen's sync answer came first
-            pushed = await screen.receive_from(timeout=5)
-        assert seq_of(pushed) > seq_of(shown)
+        await first_message(screen)
+        lossy["count"] = 10
+        await note(table, "While Redis was away")
+        assert await screen.receive_nothing(timeout=0.3)
+        hubs.current().resync()
+        healed = await screen.receive_from(timeout=5)
+        assert "While Redis was away" in healed
     finally:
         await screen.disconnect()
 
@@ -154,9 +142,3 @@ async def test_a_cash_in_reaches_the_tile_and_the_duty_screen_once_each(english_
     finally:
         await tile.disconnect()
         await duty.disconnect()
-
-
-def test_settings_keep_group_memberships_refreshed_by_sync():
-    """The screens' sync interval is well inside the layer's group expiry."""
-    config = settings.CHANNEL_LAYERS["default"].get("CONFIG", {})
-    assert config.get("group_expiry", 86400) > 20

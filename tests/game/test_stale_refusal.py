@@ -22,7 +22,7 @@ def heal_delay(settings):
 @pytest.fixture
 def lossy(monkeypatch):
     """Lose the next table fragment on the way (a full channel, a network blip)."""
-    return lose_sends(monkeypatch, "game.publish")
+    return lose_sends(monkeypatch, "table")
 
 
 async def messages_within(communicator, seconds) -> list[str]:

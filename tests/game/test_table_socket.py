@@ -180,3 +180,45 @@ async def test_a_croupier_replaced_at_the_table_loses_its_screen_at_once(
     finally:
         await dealer.disconnect()
         await inspector_home.disconnect()
+
+
+ANSWER = re.compile(
+    r'<div id="table-error"[^>]*data-code="([^"]*)" data-ack="([^"]*)" data-version="(\d+)"'
+)
+
+
+async def answer_to(communicator, command_id: str) -> tuple[str, int]:
+    """(code, version) of the answer to ``command_id`` (skipping the fragments)."""
+    while True:
+        text = await communicator.receive_from(timeout=5)
+        match = ANSWER.search(text)
+        if match and match.group(2) == command_id:
+            return match.group(1), int(match.group(3))
+
+
+async def test_a_tap_sent_again_after_a_reconnect_is_answered_as_before_and_acts_once(
+    english_crew, table
+):
+    """The tablet resends an unanswered tap with its id after a cut: the answer names the
+    command and the round version it made, the same both times; the table moved once."""
+    from tests.desk import screen_seq
+
+    path = f"/ws/tables/{table.pk}/"
+    dealer = await connect(path, english_crew["dealer"])
+    v0 = version_of(await next_live(dealer))
+    tap = json.loads(command("shuffle", v0, reason="new_shoe", cards_behind_cut=80))
+    await dealer.send_json_to(tap)
+    assert await answer_to(dealer, tap["id"]) == ("", v0 + 1)
+    await dealer.disconnect()  # the answer may never have reached the tablet
+    moved = await database_sync_to_async(screen_seq)(table)
+    again = await connect(path, english_crew["dealer"])
+    try:
+        assert version_of(await next_live(again)) == v0 + 1
+        await again.send_json_to(tap)  # the same id, the version the tap was made on
+        assert await answer_to(again, tap["id"]) == ("", v0 + 1)
+        refused = json.loads(command("open-round", v0))
+        await again.send_json_to(refused)
+        assert await answer_to(again, refused["id"]) == ("stale", v0 + 1)
+        assert await database_sync_to_async(screen_seq)(table) == moved  # acted once
+    finally:
+        await again.disconnect()

@@ -9,17 +9,17 @@ from django.utils import timezone
 
 from cashdesk import services as cash
 from floor.alerts import alert_raise
-from floor.models import TableFeed
 from game.models import Round
 from staff import services as staff_services
 from staff.roles import Role, TableRole
 from tables.models import Reservation
 from tables.services import reservation_expire_due
+from tests.desk import screen_seq
 from tests.game.conftest import Desk
 
 
 def seq(table) -> int:
-    return TableFeed.objects.get(pk=table.pk).seq
+    return screen_seq(table)
 
 
 @pytest.fixture

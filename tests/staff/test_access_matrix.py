@@ -195,7 +195,7 @@ async def test_socket_access(people, table, route, person):
             assert connected
             first = await communicator.receive_output(timeout=3)
             assert first["type"] == "websocket.send"  # the current state, not a close
-            assert 'data-version="' in first["text"]
+            assert 'data-seq="' in first["text"]
         else:
             message = await communicator.receive_output(timeout=3)
             assert message["type"] == "websocket.close"

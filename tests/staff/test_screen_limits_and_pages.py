@@ -42,7 +42,9 @@ async def test_a_flood_of_messages_is_told_too_fast_and_closed(crew, table, sett
     try:
         await screen.receive_from(timeout=5)  # the full state
         for _ in range(50):
-            await screen.send_to(text_data=json.dumps({"action": "sync", "known_seq": 10**9}))
+            await screen.send_to(
+                text_data=json.dumps({"action": "sync", "known": {f"table.{table.pk}": 10**9}})
+            )
         code, texts = await close_code(screen)
         assert code == 4429
         refusals = [t for t in texts if 'data-code="too_fast"' in t]
@@ -59,7 +61,9 @@ async def test_a_screen_within_the_rate_stays_open(crew, table, settings):
     try:
         await screen.receive_from(timeout=5)
         for _ in range(5):
-            await screen.send_to(text_data=json.dumps({"action": "sync", "known_seq": 10**9}))
+            await screen.send_to(
+                text_data=json.dumps({"action": "sync", "known": {f"table.{table.pk}": 10**9}})
+            )
         assert await screen.receive_nothing(timeout=0.5)
     finally:
         await screen.disconnect()

@@ -6,10 +6,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from floor.models import Alert, TableFeed
+from floor.models import Alert
 from tables import services
 from tables.models import Checklist, ChipCount, Table, TableChange
 from tests.conftest import PASSWORD, PIN
+from tests.desk import screen_seq
 from tests.tables.conftest import do_opening_steps, open_table
 
 
@@ -232,7 +233,7 @@ def test_pit_boss_opens_a_table_through_the_screen(client, closed_table, crew, p
     client.post(url, {"op": "open"})
     assert Table.objects.get(pk=closed_table.pk).status == Table.Status.OPEN
     # every screen of the table moved on with the table's status (the screen sequence)
-    assert TableFeed.objects.get(pk=closed_table.pk).seq >= 2
+    assert screen_seq(closed_table) >= 2
     assert ChipCount.objects.get(table=closed_table).total == Decimal("200")
 
 

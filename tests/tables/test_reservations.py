@@ -6,9 +6,10 @@ from datetime import timedelta
 from django.core.management import call_command
 from django.utils import timezone
 
-from floor.models import Alert, TableFeed
+from floor.models import Alert
 from tables.models import Reservation
 from tables.services import reservation_expire_due
+from tests.desk import screen_seq
 
 
 def test_observer_reserves_a_box_and_no_bet_is_taken_on_it(dealer_desk, observer_desk, table):
@@ -67,12 +68,12 @@ def test_worker_warns_two_minutes_before_and_expires_on_time(observer_desk, tabl
     assert Alert.objects.get(kind="reservation_expiring").params["box"] == 1
     assert reservation_expire_due(now=reservation.expires_at - timedelta(seconds=30)) == 0
     version = observer_desk.version
-    seq = TableFeed.objects.get(pk=table.pk).seq
+    seq = screen_seq(table)
     assert reservation_expire_due(now=reservation.expires_at) == 1
     reservation.refresh_from_db()
     assert reservation.end_reason == "expired" and reservation.ended_at == reservation.expires_at
     assert Alert.objects.filter(kind="reservation_expired", table=table).count() == 1
-    assert TableFeed.objects.get(pk=table.pk).seq > seq  # the screens move on...
+    assert screen_seq(table) > seq  # the screens move on...
     assert observer_desk.version == version  # ...and no croupier's next tap is stale for it
 
 

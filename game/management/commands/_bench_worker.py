@@ -4,10 +4,9 @@ Run as ``python -m game.management.commands._bench_worker <daphne arguments>``. 
 daphne starts it hooks every database connection the process opens (``connection_created``)
 with an execute wrapper that counts statements in a Prometheus counter; with
 ``PROMETHEUS_MULTIPROC_DIR`` set (the benchmark sets it) the app's ``/metrics`` of any worker
-serves the sum over all of them, next to the app's own counters. With
-``BENCH_CHANNEL_PREFIX`` its channel-layer keys in Redis carry the run's own prefix, so groups
-left in Redis by an earlier run (channels-redis keeps a group's members for a day) cost this
-run nothing. Otherwise the worker serves ``casino.asgi:application`` exactly as in production.
+serves the sum over all of them, next to the app's own counters (the run's own Redis keys
+come with ``FEED_PREFIX`` in its environment). Otherwise the worker serves
+``casino.asgi:application`` exactly as in production.
 """
 
 import os
@@ -16,12 +15,6 @@ import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
 django.setup()
-
-from django.conf import settings  # noqa: E402
-
-if os.environ.get("BENCH_CHANNEL_PREFIX"):
-    # The run's own channel-layer keys in Redis (the layer is made on first use, after this).
-    settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = os.environ["BENCH_CHANNEL_PREFIX"]
 
 from daphne.cli import CommandLineInterface  # noqa: E402
 from django.db.backends.signals import connection_created  # noqa: E402

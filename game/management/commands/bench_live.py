@@ -71,15 +71,15 @@ from tables.models import Pit, Table
 
 LIVE = re.compile(r'<section id="table-live"[^>]*>')
 TILE = re.compile(r'<article id="tile-(\d+)"[^>]*>')
-DUTY = re.compile(r'<section id="duty-live" data-seq="(\d+)"')
-DUTY_ROW = re.compile(r'<tr data-table="(\d+)">(.*?)</tr>', re.S)
+DUTY = re.compile(r'<span id="duty-feed" data-topic="duty" data-seq="(\d+)"')
+DUTY_ROW = re.compile(r'<tr id="duty-row-\d+" data-table="(\d+)">(.*?)</tr>', re.S)
 CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
 ATTR = re.compile(r'data-([a-z]+)="([^"]*)"')
 ERROR = re.compile(r'id="table-error"[^>]*data-code="([^"]*)"')
 METRIC = re.compile(r"^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$", re.M)
 
 PACK_RESERVE = 104  # shuffle when a third of the pack is left, as the cut card would say
-SYNC_SECONDS = 20  # static/js/live.js, static/js/duty.js
+SYNC_SECONDS = 20  # static/js/feed.js
 CASH_IN_EVERY = 60.0
 TIP_EVERY = 180.0
 TIP = Decimal(5)
@@ -206,8 +206,9 @@ class TableScreen:
     """A table screen (``/ws/tables/<id>/``): when each round version first arrived, the
     sequence order, and (the dealer's) the answers to his commands."""
 
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, table_id: int):
         self.kind = kind
+        self.topic = f"table.{table_id}"
         self.arrivals: dict[int, float] = {}
         self.seq = -1
         self.out_of_order = 0
@@ -232,7 +233,7 @@ class TableScreen:
         self.changed.set()
 
     def sync(self) -> dict:
-        return {"action": "sync", "known_seq": self.seq}
+        return {"action": "sync", "known": {self.topic: self.seq}}
 
 
 class Dashboard:
@@ -257,7 +258,7 @@ class Dashboard:
             self.arrivals.setdefault(table_id, {}).setdefault(int(state["version"]), now)
 
     def sync(self) -> dict:
-        return {"action": "sync", "known": {str(t): s for t, s in self.seqs.items()}}
+        return {"action": "sync", "known": {f"table.{t}": s for t, s in self.seqs.items()}}
 
 
 class DutyScreen:
@@ -293,7 +294,7 @@ class DutyScreen:
             self.shown[table] = max(self.shown.get(table, 0), records)
 
     def sync(self) -> dict:
-        return {"action": "sync", "known_seq": self.seq}
+        return {"action": "sync", "known": {"duty": self.seq}}
 
 
 # -- the floor -----------------------------------------------------------------------------
@@ -367,7 +368,7 @@ class Bench:
         for table in self.tables:
             table["screens"] = {}
             for kind in ("dealer", "observer", "inspector"):
-                screen = TableScreen(kind)
+                screen = TableScreen(kind, table["id"])
                 ws = await self.connect(
                     base(), f"/ws/tables/{table['id']}/", table["cookies"][kind], screen
                 )
@@ -704,11 +705,10 @@ class Command(BaseCommand):
         if options["tables"] < 1 or options["rate"] <= 0 or options["workers"] < 1:
             raise CommandError("--tables and --workers at least 1, --rate above 0.")
         bench_url = self._bench_database(os.environ["DATABASE_URL"])
-        # The run's own keys in Redis (channel layer, presence), removed at the end: groups an
-        # earlier run left there would otherwise cost this one.
+        # The run's own keys and channels in Redis (the feed, presence), removed at the end:
+        # nothing an earlier run left there is seen by this one.
         run = f"bench-{uuid.uuid4().hex[:8]}"
-        settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"{run}:asgi"
-        settings.PRESENCE_PREFIX = f"{run}:presence"
+        settings.FEED_PREFIX = f"{run}:feed"
         tables, inspectors, duty = self._floor(options["tables"])
         metrics_dir = tempfile.mkdtemp(prefix="bench-live-metrics-")
         env = {
@@ -724,8 +724,7 @@ class Command(BaseCommand):
             # One bench inspector watches every table's screen: lift the per-person cap.
             "SCREENS_PER_PERSON": str(options["tables"] + 10),
             "PROMETHEUS_MULTIPROC_DIR": metrics_dir,
-            "PRESENCE_PREFIX": settings.PRESENCE_PREFIX,
-            "BENCH_CHANNEL_PREFIX": f"{run}:asgi",
+            "FEED_PREFIX": settings.FEED_PREFIX,
         }
         ports = [_free_port() for _ in range(options["workers"])]
         workers = [
