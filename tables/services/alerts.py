@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
 from floor.models import Alert
+from staff import seats
 from staff.roles import Role
 from staff.selectors import inspects
 
@@ -37,9 +38,10 @@ def alert_acknowledge(*, alert_id: int, by, note: str) -> Alert:
 
     Refused (nothing changed) without a note (``note_required``), twice
     (``already_acknowledged``), by the person who raised a critical alert by his own action
-    (``own_alert``), or by anyone but a current inspector of that table or, for a critical
-    alert, a duty administrator (``PermissionDenied``; an alert without a table: any
-    inspector).
+    (``own_alert``), by a croupier of the alert's table (``own_table``,
+    :func:`staff.seats.acknowledgement_refusal`), or by anyone but a current inspector of
+    that table or, for a critical alert, a duty administrator (``PermissionDenied``; an
+    alert without a table: any inspector).
     """
     note = (note or "").strip()
     with transaction.atomic():
@@ -54,6 +56,9 @@ def alert_acknowledge(*, alert_id: int, by, note: str) -> Alert:
             raise PermissionDenied(_("Only the inspector of this table acknowledges its alerts."))
         if own_critical(alert, by):
             raise own_alert_refusal()
+        seated = seats.acknowledgement_refusal(by, alert.table_id)  # not at his own table
+        if seated is not None:
+            raise seated
         if alert.acknowledged_at is not None:
             raise Refused(
                 "already_acknowledged",
