@@ -248,9 +248,7 @@ def test_every_push_applied_to_the_screen_equals_a_fresh_render(
     assert screens.checked > 40
 
 
-def test_a_simulated_tables_deal_next_pushes_what_a_fresh_render_shows(
-    staffed_table, monkeypatch
-):
+def test_a_simulated_tables_deal_next_pushes_what_a_fresh_render_shows(staffed_table, monkeypatch):
     table, desks = staffed_table(12, card_entry="simulated", chip_denominations=["100"])
     dealer = desks["dealer"]
     screens = Screens(table, monkeypatch)
