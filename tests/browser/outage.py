@@ -92,7 +92,16 @@ class CuttableProxy:
 
     def close(self) -> None:
         self.cut()
-        self.loop.call_soon_threadsafe(self.loop.stop)
+
+        async def stop():
+            self.server.close()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.loop.stop()
+
+        self.loop.call_soon_threadsafe(lambda: self.loop.create_task(stop()))
         self.thread.join(5)
 
 
