@@ -134,7 +134,13 @@ def name_under_attack(name: str | None) -> bool:
 
 def lockout_response(request, original_response=None, credentials=None):
     """``AXES_LOCKOUT_CALLABLE``: our own sign-in screens explain a throttled try in place
-    (they mark the request); any other (the admin's sign-in) gets a 429 page saying it."""
+    (they mark the request); any other (the admin's sign-in) gets a 429 page saying it.
+
+    django-axes' own async middleware calls this as ``(request, credentials)``, the dict where
+    the response belongs (staff.middleware.SignInThrottleMiddleware is used instead); should
+    that call come anyway, the try gets the 429 page, never the dict back (a 500)."""
+    if isinstance(original_response, dict):
+        credentials, original_response = original_response, None
     if original_response is not None and getattr(request, "sign_in_explained", False):
         return original_response
     name = sign_in_name(request, credentials)

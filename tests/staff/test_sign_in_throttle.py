@@ -14,7 +14,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.db.models import F
-from django.test import Client
+from django.test import AsyncClient, Client
 from django.urls import reverse
 
 from tests.conftest import PASSWORD, PIN
@@ -232,3 +232,29 @@ def test_only_the_duty_administrator_lifts_a_source(crew):
 
     assert inspector.post(reverse("staff:source_lift", args=[attempt.pk])).status_code == 403
     assert AccessAttempt.objects.filter(pk=attempt.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    "middleware",
+    ["staff.middleware.SignInThrottleMiddleware", "axes.middleware.AxesMiddleware"],
+    ids=["ours", "django-axes' own"],
+)
+async def test_the_async_handler_answers_a_throttled_try_with_the_wait(crew, settings, middleware):
+    """Django's async handler (as under daphne; through a real daphne:
+    tests/browser/test_sign_in_throttle_daphne.py). Ours explains the try on the PIN page;
+    django-axes' own async path loses that page, yet still answers the wait (429), not 500."""
+    settings.MIDDLEWARE = [
+        middleware if name.endswith("SignInThrottleMiddleware") else name
+        for name in settings.MIDDLEWARE
+    ]
+    settings.SIGN_IN_DELAY_SECONDS = 3600
+    attacker, english = AsyncClient(), {"accept-language": "en"}
+    url = reverse("staff:pin_login")
+    for _ in range(4):
+        await attacker.post(url, {"identifier": "dealer", "pin": WRONG}, headers=english)
+
+    refused = await attacker.post(url, {"identifier": "dealer", "pin": PIN}, headers=english)
+
+    assert refused.status_code == (400 if middleware.startswith("staff") else 429)
+    assert "Too many wrong tries from this device for this name." in refused.content.decode()
