@@ -675,6 +675,19 @@ def _day_close_guard(gaming_day: dt.date, tables: list, waiver: bool) -> dict:
     return _waived(objections)
 
 
+def _require_day_begun(gaming_day: dt.date) -> None:
+    current = gaming_day_of(timezone.now())
+    if gaming_day > current:
+        raise Refused(
+            "day_not_over",
+            _(
+                "The gaming day %(day)s has not begun: only a past gaming day or the current "
+                "one (%(current)s) can be closed."
+            )
+            % {"day": gaming_day.isoformat(), "current": current.isoformat()},
+        )
+
+
 def gaming_day_close(
     *,
     gaming_day: dt.date,
@@ -695,16 +708,7 @@ def gaming_day_close(
     is locked while the day is checked and closed, so no cash record of the day can slip in
     between."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
-    current = gaming_day_of(timezone.now())
-    if gaming_day > current:
-        raise Refused(
-            "day_not_over",
-            _(
-                "The gaming day %(day)s has not begun: only a past gaming day or the current "
-                "one (%(current)s) can be closed."
-            )
-            % {"day": gaming_day.isoformat(), "current": current.isoformat()},
-        )
+    _require_day_begun(gaming_day)
     waiver_reason = (waiver_reason or "").strip()
     other = None
     if waiver_reason:
