@@ -28,6 +28,10 @@ MESSAGES = {
     "staff_missing": gettext_lazy(
         "A round needs a dealing croupier, an observing croupier and an inspector assigned."
     ),
+    "crew_not_distinct": gettext_lazy(
+        "%(person)s holds two seats at this table: a round needs three different people as "
+        "the dealing croupier, the observing croupier and the inspector."
+    ),
     "shuffle_needed": gettext_lazy("Shuffle first: the shoe is new or the cut card came out."),
     "bad_cut": gettext_lazy(
         "The cut card must leave between %(low)s and %(high)s cards behind it."

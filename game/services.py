@@ -42,8 +42,9 @@ from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, EngineError, ShoeState
 from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe
 from game.presenters import card_name, shoe_before_opening
+from staff import seats
 from staff.roles import Role, TableRole
-from staff.selectors import table_role_for, table_staff
+from staff.selectors import table_role_for
 from staff.services import replacement_hand_over_due
 from tables import chips
 from tables.models import Table
@@ -462,9 +463,9 @@ def _open_round(ctx: _Context) -> None:
     current = live_row.current_round
     if current is not None and current.is_open:
         raise Refused("round_in_progress")
-    staff = table_staff(table=table)
-    if not all(role in staff for role in TableRole.values):
-        raise Refused("staff_missing")
+    crew = seats.crew_refusal(table)  # three different people in the three seats
+    if crew is not None:
+        raise crew
     shoe = live_row.current_shoe
     if shoe is None or shoe.cut_card_out is not None or shoe_before_opening(shoe, table):
         raise Refused("shuffle_needed")

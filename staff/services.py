@@ -20,6 +20,7 @@ from floor.errors import Refused
 from floor.models import Alert, TableFeed
 from staff.models import ReplacementRequest, RotationPlan, TableAssignment, User
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
+from staff.seats import seat_refusal
 from staff.selectors import table_staff
 from staff.throttle import name_under_attack, sign_in_name, throttled_message, wait_notice
 
@@ -223,8 +224,8 @@ def assignment_start(
     """Put a person on a table in a table role from now on.
 
     At most one person holds each table role at a time; ``replace`` ends the current holder's
-    assignment first (a croupier replacement). A croupier works one table at a time; an
-    inspector may oversee several.
+    assignment first (a croupier replacement). One seat per person per table, a croupier at
+    one table at a time, an inspector over several (:func:`staff.seats.seat_refusal`).
     """
     if role not in TableRole.values:
         raise Refused("unknown_role", _("Unknown table role: %(role)s") % {"role": role})
@@ -236,14 +237,20 @@ def assignment_start(
         )
     now = timezone.now()
     with transaction.atomic():
+        # The person's row, locked: two assignments of one person cannot race past the
+        # seat rule together.
+        User.objects.select_for_update().filter(pk=user.pk).first()
         current = (
             TableAssignment.objects.select_for_update()
             .filter(table=table, role=role, ends_at__isnull=True)
             .first()
         )
+        if current is not None and current.user_id == user.pk:
+            return current
+        refusal = seat_refusal(user, table, role)
+        if refusal is not None:
+            raise refusal
         if current is not None:
-            if current.user_id == user.pk:
-                return current
             if not replace:
                 raise Refused(
                     "role_taken",
@@ -253,18 +260,6 @@ def assignment_start(
             current.ends_at = now
             current.save(update_fields=["ends_at"])
             access_changed(user_id=current.user_id, table_id=table.pk)
-        if role != TableRole.INSPECTOR:
-            elsewhere = TableAssignment.objects.filter(
-                user=user,
-                ends_at__isnull=True,
-                role__in=[TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER],
-            )
-            if elsewhere.exists():
-                raise Refused(
-                    "busy",
-                    _("%(person)s is already working at another table or role.")
-                    % {"person": user.display_name},
-                )
         assignment = TableAssignment(
             table=table, user=user, role=role, starts_at=now, assigned_by=assigned_by
         )
@@ -379,14 +374,9 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
             )
         if replacement.pk == request.current_person_id:
             raise Refused("same_person", _("The replacement must be another person."))
-        if TableAssignment.objects.filter(
-            user=replacement, ends_at__isnull=True, role__in=CROUPIER_ROLES
-        ).exists():
-            raise Refused(
-                "busy",
-                _("%(person)s is already working at another table or role.")
-                % {"person": replacement.display_name},
-            )
+        refusal = seat_refusal(replacement, request.table, request.role)
+        if refusal is not None:
+            raise refusal
         request.status = ReplacementRequest.Status.APPROVED
         request.decided_by = decided_by
         request.decided_at = timezone.now()

@@ -11,6 +11,7 @@ from floor.alerts import ALERT_MESSAGES, money_critical
 from floor.models import Alert
 from floor.paging import page_of
 from floor.parsing import record_id, whole_number
+from staff import seats
 from staff import selectors as staff_selectors
 from staff import services as staff_services
 from staff.access import role_required
@@ -185,17 +186,26 @@ def alerts(request):
 
 def _mark_acknowledgers(rows, user) -> None:
     """Each alert row learns whether ``user`` may acknowledge it here (``can_acknowledge``)
-    or raised it himself (``own``: the duty administrator acknowledges it)."""
+    or raised it himself (``own``: the duty administrator acknowledges it), or deals or
+    observes at its table (``own_table``: staff.seats)."""
     inspector = user.has_role(Role.INSPECTOR)
     duty = user.has_role(Role.DUTY_ADMINISTRATOR)
     mine = set(staff_selectors.inspector_table_ids(user=user).values_list("table_id", flat=True))
+    seated = seats.croupier_table_ids(user)
     for alert in rows:
         critical = alert.severity == alert.Severity.CRITICAL
         alert.own = services.own_critical(alert, user)
         alert.second_needed = money_critical(alert)  # two people clear it
-        alert.can_acknowledge = not alert.own and (
-            (duty and critical)
-            or (inspector and (alert.table_id is None or alert.table_id in mine))
+        alert.own_table = (
+            seats.acknowledgement_refusal(user, alert.table_id, croupier_tables=seated) is not None
+        )
+        alert.can_acknowledge = (
+            not alert.own
+            and not alert.own_table
+            and (
+                (duty and critical)
+                or (inspector and (alert.table_id is None or alert.table_id in mine))
+            )
         )
 
 

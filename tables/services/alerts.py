@@ -18,6 +18,7 @@ from floor.alerts import figure_authors, money_critical
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
 from floor.models import Alert
+from staff import seats
 from staff.roles import Role
 from staff.selectors import inspects
 from tables.services.signatures import refuse_figure_author, second_signer
@@ -84,6 +85,9 @@ def _may_acknowledge(alert: Alert, by) -> None:
         raise PermissionDenied(_("Only the inspector of this table acknowledges its alerts."))
     if own_critical(alert, by):
         raise own_alert_refusal()
+    seated = seats.acknowledgement_refusal(by, alert.table_id)  # not at his own table
+    if seated is not None:
+        raise seated
 
 
 def alert_acknowledge(
@@ -102,11 +106,12 @@ def alert_acknowledge(
 
     Refused (nothing changed) without a note (``note_required``), twice
     (``already_acknowledged``), by the person who raised a critical alert by his own action
-    (``own_alert``), by anyone but a current inspector of that table or, for a critical
-    alert, a duty administrator (``PermissionDenied``; an alert without a table: any
-    inspector), and for a money alert without a valid second person (``second_required``,
-    ``bad_credential``, ``same_person``, ``second_role``) or by an author of the figure
-    (``figure_author``).
+    (``own_alert``), by a croupier of the alert's table (``own_table``,
+    :func:`staff.seats.acknowledgement_refusal`), by anyone but a current inspector of that
+    table or, for a critical alert, a duty administrator (``PermissionDenied``; an alert
+    without a table: any inspector), and for a money alert without a valid second person
+    (``second_required``, ``bad_credential``, ``same_person``, ``second_role``) or by an
+    author of the figure (``figure_author``).
     """
     note = (note or "").strip()
     seen = Alert.objects.filter(pk=alert_id).first()

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from floor.errors import Refused
+from staff import seats
 from staff.roles import Role
 from staff.selectors import inspects
 from tables.services.lifecycle import signer_authenticate
@@ -84,5 +85,11 @@ def second_signer(
                 "administrator's or the table's inspector's."
             )
         raise Refused("second_role", text % {"name": person.display_name})
+    if table_id is not None and table_id in seats.croupier_table_ids(person):
+        raise Refused(
+            "second_seated",
+            _("%(name)s deals or observes at this table: the second signature is someone else's.")
+            % {"name": person.display_name},
+        )
     refuse_figure_author(person, authors)
     return person

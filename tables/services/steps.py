@@ -18,6 +18,7 @@ from floor.alerts import alert_raise
 from floor.errors import Refused
 from floor.models import Alert, TableFeed
 from floor.parsing import record_id, whole_number
+from staff import seats
 from staff.models import User
 from staff.roles import Role, TableRole
 from staff.selectors import table_staff
@@ -118,12 +119,10 @@ def _cash_box(step: Step) -> dict:
 
 
 def _staff(step: Step) -> dict:
+    crew = seats.crew_refusal(step.table)  # three different people in the three seats
+    if crew is not None:
+        raise crew
     staff = table_staff(table=step.table)
-    if any(role not in staff for role in TableRole.values):
-        raise Refused(
-            "staff_missing",
-            _("Assign a dealing croupier, an observing croupier and an inspector first."),
-        )
     return {role: staff[role].display_name for role in TableRole.values}
 
 

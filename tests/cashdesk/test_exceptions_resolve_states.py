@@ -102,6 +102,12 @@ def test_who_recounted_the_figure_never_clears_its_alert(cash_table, crew, make_
     cash_in = _cash_in(cash_table, crew)
     services.cash_in_recount(cash_in=cash_in, actor=both, notes={"1000": 1})
     alert = Alert.objects.get(kind="recount_mismatch")
+    with pytest.raises(Refused) as seated:  # while he observes at the table
+        alert_acknowledge(alert_id=alert.pk, by=duty2, note="fine", **signed_by(both))
+    assert seated.value.code == "second_seated"
+    staff_services.assignment_start(  # he leaves the table: still the one who recounted
+        table=cash_table, user=crew["observer"], role="observing_croupier", replace=True
+    )
 
     with pytest.raises(Refused) as own:
         alert_acknowledge(alert_id=alert.pk, by=both, note="fine", **signed_by(duty2))
