@@ -25,7 +25,7 @@ def _total(thousands: int):
     return re.compile(rf"^{thousands}[\s,.\u00a0\u202f]000[,.]00$")
 
 
-def test_duty_screen_applies_deltas_heals_gaps_and_waits_while_typing(new_page, crew, table):
+def test_duty_screen_applies_deltas_heals_gaps_and_keeps_what_is_typed(new_page, crew, table):
     table.chip_denominations = ["100", "500", "1000", "5000"]
     table.save(update_fields=["chip_denominations"])
 
@@ -66,14 +66,28 @@ def test_duty_screen_applies_deltas_heals_gaps_and_waits_while_typing(new_page, 
     expect(total).to_have_text(_total(20))
     expect(feed).to_have_attribute("data-seq", str(shown + 1))
 
+    # a mismatched recount: its exception takes a resolution, a note to type (a cash-in
+    # still awaiting its recount has none: nothing to resolve yet)
+    observer = new_page()
+    _pin(observer, "observer")
+    observer.get_by_test_id("cash-link").click()
+    recount = observer.get_by_test_id("recount-form").first
+    recount.locator('input[name="note-5000"]').fill("1")
+    recount.get_by_role("button", name="Confirm my count").click()
+    expect(observer.locator(".messages")).to_contain_text("differs")
+    expect(duty.get_by_test_id("resolve-form")).to_have_count(1)
+    expect(feed).to_have_attribute("data-seq", str(shown + 2))
+
     # typing in the live part: deltas land around the field, which keeps its focus and text
-    # (the newest exception comes first: the row typed in keeps its place by its id)
-    typed_row = duty.locator("#duty-exceptions tr[id]").first.get_attribute("id")
+    # (the new exception comes first: the row typed in keeps its place by its id)
+    typed_row = duty.locator("#duty-exceptions tr:has([data-testid=resolve-form])").get_attribute(
+        "id"
+    )
     note = duty.locator(f'#{typed_row} input[name="note"]')
     note.fill("Checking with the dealer")
     _cash_in(dealer, 1)
     expect(total).to_have_text(_total(25))
-    expect(feed).to_have_attribute("data-seq", str(shown + 2))
+    expect(feed).to_have_attribute("data-seq", str(shown + 3))
     expect(duty.locator("#duty-exceptions tr[id]").first).not_to_have_id(typed_row)
     expect(note).to_have_value("Checking with the dealer")
     expect(note).to_be_focused()
