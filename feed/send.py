@@ -1,9 +1,10 @@
 """``send_on_commit(topic, event)``: the only way anything reaches a live screen.
 
 A service that changes something a screen shows says so inside its transaction. The topic's
-sequence moves at once, in that transaction (``feed.sequences.topic_next``: the row stays
-locked to the commit, so the numbers follow the commits); everything said in one
-transaction is collected per topic and, once it commits, each topic is rendered once by its
+sequence moves at once, in that transaction, once however often it is said there
+(``feed.sequences.topic_next``: the row stays locked to the commit, so the numbers follow the
+commits, one number per committed change of the topic); everything said in one transaction
+is collected per topic and, once it commits, each topic is rendered once by its
 renderer — the function ``settings.FEED_TOPICS`` names for the topic's kind (the part before
 the first dot: ``table``, ``duty``), in the app above that knows the screens — and all of the
 transaction's messages go out in one publish (``feed.bus``). A control topic (a kind named
@@ -89,7 +90,8 @@ def send_on_commit(
 ) -> int | None:
     """``topic``'s screens show something that changed in this transaction; ``event`` says
     what (for its renderer). Returns the topic's new sequence number (``None`` for a control
-    topic). ``seq``: the caller already moved the sequence in its own statement."""
+    topic): moved by the first word of the topic in the transaction, the same for the rest.
+    ``seq``: the caller already moved the sequence in its own statement."""
     kind = kind_of(topic)
     if kind not in renderers():
         raise ValueError(f"unknown topic kind {kind!r} (settings.FEED_TOPICS)")
@@ -97,11 +99,13 @@ def send_on_commit(
     if renderers()[kind] is None:
         pending.controls.append((topic, dict(event or {})))
     else:
-        if seq is None:
-            seq = topic_next(topic, using=using)
-        said = pending.topics.setdefault(topic, Said(seq=seq))
-        said.seq = max(said.seq, seq)
+        said = pending.topics.get(topic)
+        if said is None:  # the first word of this topic in the transaction moves it, once
+            if seq is None:
+                seq = topic_next(topic, using=using)
+            said = pending.topics[topic] = Said(seq=seq)
         said.events.append(dict(event or {}))
+        seq = said.seq
     _register(pending, using)
     return seq
 

@@ -36,7 +36,7 @@ def test_a_topic_is_rendered_once_per_transaction_with_every_event(published, re
         first = send.send_on_commit("duty", {"tables": [1]})
         second = send.send_on_commit("duty", {"tables": [2]})
         assert renders == []
-    assert second == first + 1
+    assert second == first  # one number per committed change of a topic
     assert renders == [("duty", second, [{"tables": [1]}, {"tables": [2]}])]
     (message,) = published[0]
     assert (message.seq, message.fragments, message.delta) == (

@@ -29,6 +29,9 @@ def chips(table):
     return table
 
 
+# Committed transactions: the screen sequence moves once per committed change (in one test
+# transaction it would move once for all).
+@pytest.mark.django_db(transaction=True)
 def test_the_dealers_version_holds_through_everything_that_is_not_the_round(
     chips, crew, make_user, dealer_desk, observer_desk
 ):

@@ -207,6 +207,9 @@ def test_lifecycle_moves_only_forward(table, crew):
     assert refusal.value.code == "bad_transition"
 
 
+# Committed transactions: the screen sequence moves once per committed change (in one test
+# transaction it would move once for all).
+@pytest.mark.django_db(transaction=True)
 def test_pit_boss_opens_a_table_through_the_screen(client, closed_table, crew, pitboss_en):
     client.force_login(crew["pitboss"])
     url = reverse("tables:table", kwargs={"table_id": closed_table.pk})

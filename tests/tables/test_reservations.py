@@ -3,6 +3,7 @@ commands, no bet on a reserved box, expiry on time by the worker, alerts, histor
 
 from datetime import timedelta
 
+import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -60,6 +61,9 @@ def test_reservation_on_a_table_not_open_is_refused(observer_desk, table):
     assert observer_desk.send("reserve", box=1).code == "table_not_open"
 
 
+# Committed transactions: the screen sequence moves once per committed change (in one test
+# transaction it would move once for all).
+@pytest.mark.django_db(transaction=True)
 def test_worker_warns_two_minutes_before_and_expires_on_time(observer_desk, table):
     observer_desk.ok("reserve", box=1, seat="Ivan")
     reservation = Reservation.objects.get()
