@@ -52,46 +52,11 @@
     document.body.classList.toggle("offline", state !== "open");
   }
 
-  // The card pad (outside the fragment): shown while a card may be entered or corrected.
-  function updatePad() {
-    var box = document.getElementById("card-pad-box");
-    var live = document.getElementById("table-live");
-    if (!box || !live) return;
-    var legal = " " + (live.getAttribute("data-legal") || "") + " ";
-    var card = legal.indexOf(" card ") >= 0;
-    var correct = legal.indexOf(" correct-card ") >= 0;
-    box.hidden = !(card || correct);
-    box.classList.toggle("can-correct", correct);
-    box.classList.toggle("correct-only", correct && !card);
-    if (!correct) box.classList.remove("correcting");
-    if (card) {
-      var mode = box.querySelector("input[name=pad_mode]:checked");
-      if (!correct && mode && mode.value !== "card") box.querySelector("input[name=pad_mode][value=card]").checked = true;
-    }
-    var form = box.querySelector("form");
-    if (form) form.hidden = correct && !card && !box.classList.contains("correcting");
-  }
-
-  document.addEventListener("click", function (event) {
-    var toggle = event.target.closest(".pad-correction-toggle");
-    if (!toggle) return;
-    var box = document.getElementById("card-pad-box");
-    box.classList.toggle("correcting");
-    toggle.setAttribute("aria-expanded", box.classList.contains("correcting") ? "true" : "false");
-    updatePad();
-  });
-
   // Every command: a fresh id, the round version on screen, and the tapped button's value.
   document.body.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = Object.assign({}, evt.detail.parameters);
     var submitter = evt.detail.triggeringEvent && evt.detail.triggeringEvent.submitter;
     if (submitter && submitter.name) params[submitter.name] = submitter.value;
-    if (params.pad_mode !== undefined) {
-      var box = document.getElementById("card-pad-box");
-      var onlyCorrect = box && box.classList.contains("correct-only");
-      params.action = onlyCorrect ? "correct-card" : params.pad_mode;
-      delete params.pad_mode;
-    }
     params.id = uuid4();
     params.expected_version = liveVersion();
     evt.detail.messageBody = JSON.stringify(params);
@@ -128,7 +93,6 @@
       var details = document.getElementById(id);
       if (details && keptOpen[id] && !details.open) details.open = true;
     });
-    updatePad();
   });
   document.body.addEventListener("htmx:wsConnecting", function () { setConn("connecting"); });
   document.body.addEventListener("htmx:wsOpen", function () { setConn("open"); });
@@ -161,7 +125,6 @@
     }
   });
 
-  document.addEventListener("DOMContentLoaded", updatePad);
   // A lost fragment, a restarted worker, a forgotten group: the server compares and heals.
   setInterval(sync, SYNC_MS);
 })();
