@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class CashdeskConfig(AppConfig):
     name = "cashdesk"
     verbose_name = _("Cash desk")
+
+    def ready(self):
+        from cashdesk.selectors import alert_authors_register
+
+        alert_authors_register()

@@ -255,10 +255,43 @@ class ResolveForm(CashDeskForm):
     )
     object_id = IdField(message=_("No such exception."))
     note = forms.CharField(required=False, max_length=2000)
+    # The state the page showed (its hash): a record changed since is not resolved blind.
+    state = forms.RegexField(
+        regex=r"^[0-9a-f]{64}\Z",
+        required=False,
+        error_messages={"invalid": _("This form is out of date: reload the page.")},
+    )
+
+    def clean_state(self):
+        return self.cleaned_data.get("state") or None
+
+    second = forms.CharField(required=False, max_length=150)
+    second_password = forms.CharField(required=False, max_length=128, strip=False)
 
 
 class DayCloseForm(CashDeskForm):
+    """The close; with a waiver, its reason and two signatures (the duty administrator's
+    own password, a pit boss's or another duty administrator's name and password)."""
+
     gaming_day = GamingDayField(error_messages={"required": _("Choose a gaming day.")})
+    waiver_reason = forms.CharField(required=False, max_length=2000)
+    password = forms.CharField(required=False, max_length=128, strip=False)
+    second = forms.CharField(required=False, max_length=150)
+    second_password = forms.CharField(required=False, max_length=128, strip=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("waiver_reason", "").strip() and not (
+            cleaned.get("password") and cleaned.get("second") and cleaned.get("second_password")
+        ):
+            raise ValidationError(
+                _(
+                    "A waiver is signed by two people: your password, and the second "
+                    "person's name and password."
+                ),
+                code="waiver_unsigned",
+            )
+        return cleaned
 
 
 class DayReopenForm(CashDeskForm):

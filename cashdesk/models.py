@@ -374,8 +374,13 @@ class RoundResult(models.Model):
 
 
 class Resolution(Chained):
-    """The duty administrator's note that closes one exception (a mismatch, a voided or
-    unfinished slip, a drop difference)."""
+    """The duty administrator's note that closes one exception (a mismatch, a voided slip, a
+    drop difference) **in one state**: ``state`` is what the record said when it was
+    resolved (what was counted, by whom, when — ``cashdesk.selectors``), and the resolution
+    holds only while the record still says exactly that; any later change reopens the
+    exception. Signed by two people: the duty administrator and a second person with his
+    password (``second_by``: another duty administrator or the table's inspector), neither
+    of them the person who entered or corrected the figure."""
 
     class Kind(models.TextChoices):
         CASH_IN = "cash_in", _("Cash-in")
@@ -387,14 +392,35 @@ class Resolution(Chained):
     note = models.TextField(_("note"))
     resolved_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     resolved_at = models.DateTimeField(_("resolved at"))
+    state = models.TextField(_("state resolved"), blank=True)
+    state_hash = models.CharField(_("state resolved (hash)"), max_length=64, blank=True)
+    second_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("second signature"),
+    )
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["kind", "object_id"], name="one_resolution_each")
+            models.UniqueConstraint(
+                fields=["kind", "object_id", "state_hash"], name="one_resolution_per_state"
+            )
         ]
         indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="resolution_audit_link")]
 
-    audit_fields = ("kind", "object_id", "note", "resolved_by", "resolved_at")
+    audit_fields = (
+        "kind",
+        "object_id",
+        "note",
+        "resolved_by",
+        "resolved_at",
+        "state",
+        "state_hash",
+        "second_by",
+    )
 
     def audit_chain_of(self):
         day = gaming_day_of(self.resolved_at)
@@ -406,7 +432,11 @@ class Resolution(Chained):
 
 class GamingDayClose(Chained):
     """A gaming day closed by the duty administrator: only a past or the current day, with
-    every table closed and no open exception (``cashdesk.services.gaming_day_close``).
+    every table closed, a counted drop for every table that played, no open exception and
+    no open critical alert (``cashdesk.services.gaming_day_close``) — or, with what is still
+    open, under a **waiver** signed by two people (the duty administrator and a pit boss or
+    another duty administrator, each with his password) and a reason: ``waived`` keeps what
+    was open, and the closed day's report shows it.
 
     A close can be undone once, by a reopen with two signatures (the duty administrator and
     a second person: a pit boss or another duty administrator, each with his password) and
@@ -416,6 +446,16 @@ class GamingDayClose(Chained):
     gaming_day = models.DateField(_("gaming day"))
     closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
     closed_at = models.DateTimeField(_("closed at"))
+    waiver_reason = models.TextField(_("reason for the waiver"), blank=True)
+    waiver_second_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("waiver's second signature"),
+    )
+    waived = models.JSONField(_("what was open at the close"), default=dict, blank=True)
     reopen_reason = models.TextField(_("reason for the reopen"), blank=True)
     reopened_by = models.ForeignKey(
         USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
@@ -437,7 +477,14 @@ class GamingDayClose(Chained):
         ]
         indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="dayclose_audit_link")]
 
-    audit_fields = ("gaming_day", "closed_by", "closed_at")
+    audit_fields = (
+        "gaming_day",
+        "closed_by",
+        "closed_at",
+        "waiver_reason",
+        "waiver_second_by",
+        "waived",
+    )
     audit_state_fields = ("reopen_reason", "reopened_by", "reopen_confirmed_by", "reopened_at")
 
     def audit_chain_of(self):

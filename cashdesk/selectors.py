@@ -3,6 +3,8 @@ open exceptions. Aggregates are computed in the database, grouped by table and g
 Python only combines a few thousand grouped rows (docs/cashdesk.md has the formulas)."""
 
 import datetime as dt
+import hashlib
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -11,6 +13,7 @@ from django.db.models import Count, Max, Min, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
+from cashdesk.audit import content_of
 from cashdesk.gaming import CENT, day_window, gaming_day_of, shift_of
 from cashdesk.models import (
     CashIn,
@@ -21,6 +24,9 @@ from cashdesk.models import (
     Slip,
     Tip,
 )
+from floor.alerts import figure_authors_register
+from floor.models import Alert
+from floor.parsing import record_id
 from tables.models import ChipCount, Table
 
 ZERO = Decimal(0)
@@ -447,110 +453,211 @@ def hourly(*, gaming_day: dt.date) -> list[dict]:
     return hours
 
 
-def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
-    """Exceptions without a resolution: cash-ins awaiting the recount or mismatched, slips
-    not fully signed or voided, counted drops that differ from the registered cash-ins."""
-    resolved = defaultdict(set)
-    for kind, object_id in Resolution.objects.values_list("kind", "object_id"):
-        resolved[kind].add(object_id)
-    day = {} if gaming_day is None else {"gaming_day": gaming_day}
-    out = []
-    # Not recounted or mismatched; or, recounted, a pit-desk cash-in the inspector has not
-    # confirmed (docs/sources.md#inspector-registers-cash: the cash goes to the pit cash desk
-    # through the inspector).
-    unconfirmed = Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True)
-    for c in (
-        CashIn.objects.filter(**day)
-        .filter(~Q(status=CashIn.Status.CONFIRMED) | unconfirmed)
-        .select_related("table")
-    ):
-        if c.pk not in resolved["cash_in"]:
-            code = c.status if c.status != CashIn.Status.CONFIRMED else "awaiting_inspector"
-            out.append({"kind": "cash_in", "object": c, "code": code, "table": c.table})
-    for s in (
-        Slip.objects.filter(**day)
-        .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
-        .select_related("table")
-    ):
-        if s.pk not in resolved["slip"]:
-            out.append({"kind": "slip", "object": s, "code": s.state, "table": s.table})
-    drops = [
-        d
-        for d in DropCount.objects.filter(**day, replaced_by__isnull=True).select_related("table")
-        if d.pk not in resolved["drop"]
+# -- exceptions -----------------------------------------------------------------------------
+#
+# An exception is a record in a state a controller must look at. Its ``state`` is what the
+# record says now — what was counted, by whom, when (its recorded fields, its later
+# signatures) — and a resolution accepts exactly that state (``Resolution.state_hash``):
+# any later change of the record is a new state, and the exception is open again. While
+# ``waiting`` (a recount not done, a slip not signed by all, a void not confirmed, a
+# pit-desk cash-in the inspector has not confirmed) the record is not finished: nothing
+# can be resolved yet.
+
+PIT_DESK = CashIn.Destination.PIT_CASH_DESK
+
+
+def _stated(exception: dict, parts: dict) -> dict:
+    """``exception`` with its state (canonical JSON of ``parts``) and the state's hash."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    exception["state"] = text
+    exception["state_hash"] = hashlib.sha256(text.encode()).hexdigest()
+    return exception
+
+
+def _content(row) -> str:
+    return content_of(row, (*row.audit_fields, *row.audit_state_fields))
+
+
+def _cash_in_exception(c: CashIn) -> dict | None:
+    """A cash-in not recounted, mismatched, or going to the pit desk and not confirmed by the
+    inspector (docs/sources.md#inspector-registers-cash)."""
+    registration = c.registration if hasattr(c, "registration") else None
+    unregistered = c.destination == PIT_DESK and registration is None
+    if c.status == CashIn.Status.CONFIRMED and not unregistered:
+        return None
+    waiting = None
+    if c.status == CashIn.Status.AWAITING_RECOUNT:
+        waiting = "recount"
+    elif unregistered:
+        waiting = "inspector"
+    code = c.status if c.status != CashIn.Status.CONFIRMED else "awaiting_inspector"
+    parts = {
+        "cash_in": _content(c),
+        "registration": registration and content_of(registration, registration.audit_fields),
+    }
+    exception = {"kind": "cash_in", "object": c, "code": code, "table": c.table}
+    exception.update(day=c.gaming_day, waiting=waiting)
+    return _stated(exception, parts)
+
+
+SLIP_WAITING = {"requested": "signatures", "issued": "signatures", "void_pending": "void"}
+
+
+def _slip_exception(s: Slip) -> dict | None:
+    """A slip not signed by all three, voided, or with a void awaiting its second signature."""
+    if s.received_at is not None and s.voided_at is None:
+        return None
+    exception = {"kind": "slip", "object": s, "code": s.state, "table": s.table}
+    exception.update(day=s.gaming_day, waiting=SLIP_WAITING.get(s.state))
+    return _stated(exception, {"slip": _content(s)})
+
+
+def _drop_exception(d: DropCount, registered: Decimal) -> dict | None:
+    """The current counted drop of a table-day when it differs from the cash-ins registered
+    into its cash box (both are part of the state: a later cash-in reopens it)."""
+    registered = _q(registered)
+    if registered == d.amount:
+        return None
+    exception = {"kind": "drop", "object": d, "code": "drop_difference", "table": d.table}
+    exception.update(day=d.gaming_day, waiting=None, difference=d.amount - registered)
+    return _stated(exception, {"drop": _content(d), "registered": str(registered)})
+
+
+def _resolved() -> set[tuple[str, int, str]]:
+    return set(Resolution.objects.values_list("kind", "object_id", "state_hash"))
+
+
+def _unresolved(exceptions, resolved) -> list[dict]:
+    return [
+        e
+        for e in exceptions
+        if e is not None and (e["kind"], e["object"].pk, e["state_hash"]) not in resolved
     ]
-    registered_by = {
+
+
+def _registered_box(drops) -> dict:
+    return {
         (a["table_id"], a["gaming_day"]): a["s"]
         for a in CashIn.objects.filter(
             destination=CashIn.Destination.CASH_BOX,
             gaming_day__in={d.gaming_day for d in drops},
+            table_id__in={d.table_id for d in drops},
         )
         .values("table_id", "gaming_day")
         .annotate(s=Sum("amount"))
     }
-    for d in drops:
-        registered = registered_by.get((d.table_id, d.gaming_day)) or ZERO
-        if registered != d.amount:
-            out.append(
-                {
-                    "kind": "drop",
-                    "object": d,
-                    "code": "drop_difference",
-                    "table": d.table,
-                    "difference": d.amount - registered,
-                }
-            )
-    return out
+
+
+def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
+    """Exceptions not resolved in the state they are in now: cash-ins awaiting the recount,
+    mismatched or not confirmed by the inspector; slips not fully signed or voided; counted
+    drops that differ from the registered cash-ins. Of one gaming day; or, without
+    ``gaming_day``, of every day not closed (a closed day is frozen: nothing can be done
+    about its records — its report lists what was waived at its close)."""
+    if gaming_day is not None:
+        days = Q(gaming_day=gaming_day)
+    else:
+        closed = GamingDayClose.objects.filter(reopened_at__isnull=True).values("gaming_day")
+        days = ~Q(gaming_day__in=closed)
+    unconfirmed = Q(destination=PIT_DESK, registration__isnull=True)
+    cash_ins = (
+        CashIn.objects.filter(days)
+        .filter(~Q(status=CashIn.Status.CONFIRMED) | unconfirmed)
+        .select_related("table", "registration")
+    )
+    slips = (
+        Slip.objects.filter(days)
+        .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
+        .select_related("table")
+    )
+    drops = list(DropCount.objects.filter(days, replaced_by__isnull=True).select_related("table"))
+    registered = _registered_box(drops)
+    found = [_cash_in_exception(c) for c in cash_ins]
+    found += [_slip_exception(s) for s in slips]
+    found += [_drop_exception(d, registered.get((d.table_id, d.gaming_day)) or ZERO) for d in drops]
+    return _unresolved(found, _resolved())
 
 
 def exception_of(*, kind: str, object_id: int) -> dict | None:
     """The open exception of one record — ``kind`` (``cash_in``, ``slip``, ``drop``) and
-    its id — as ``open_exceptions`` lists it, or None: no such record, a record that is not
-    an exception (a confirmed cash-in, a fully signed slip, a drop that matches) or one
-    already resolved."""
-    if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
-        return None
+    its id — as ``open_exceptions`` lists it (with its ``state``), or None: no such record,
+    a record that is not an exception (a confirmed cash-in, a fully signed slip, a drop that
+    matches, a drop that was corrected since) or one resolved in the state it is in."""
     if kind == "cash_in":
-        c = (
-            CashIn.objects.filter(pk=object_id)
-            .exclude(status=CashIn.Status.CONFIRMED)
-            .select_related("table")
-            .first()
-        )
-        return c and {"kind": kind, "object": c, "code": c.status, "table": c.table}
-    if kind == "slip":
-        s = (
-            Slip.objects.filter(pk=object_id)
-            .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
-            .select_related("table")
-            .first()
-        )
-        return s and {"kind": kind, "object": s, "code": s.state, "table": s.table}
-    if kind == "drop":
+        c = CashIn.objects.filter(pk=object_id).select_related("table", "registration").first()
+        found = c and _cash_in_exception(c)
+    elif kind == "slip":
+        s = Slip.objects.filter(pk=object_id).select_related("table").first()
+        found = s and _slip_exception(s)
+    elif kind == "drop":
         d = (
             DropCount.objects.filter(pk=object_id, replaced_by__isnull=True)
             .select_related("table")
             .first()
         )
-        if d is None:
-            return None
-        registered = _q(
-            CashIn.objects.filter(
-                destination=CashIn.Destination.CASH_BOX,
-                table_id=d.table_id,
-                gaming_day=d.gaming_day,
-            ).aggregate(s=Sum("amount"))["s"]
-        )
-        if registered == d.amount:
-            return None
-        return {
-            "kind": kind,
-            "object": d,
-            "code": "drop_difference",
-            "table": d.table,
-            "difference": d.amount - registered,
-        }
-    return None
+        found = d and _drop_exception(d, _registered_box([d]).get((d.table_id, d.gaming_day)))
+    else:
+        return None
+    if not found:
+        return None
+    resolved = Resolution.objects.filter(
+        kind=kind, object_id=object_id, state_hash=found["state_hash"]
+    ).exists()
+    return None if resolved else found
+
+
+def figure_authors(exception: dict) -> set[int]:
+    """Who entered or corrected the figure of an exception: they never sign off on it (the
+    cash-in's dealer and observer, the slip's requester, every entry of a corrected drop)."""
+    row = exception["object"]
+    if exception["kind"] == "cash_in":
+        ids = {row.entered_by_id, row.recounted_by_id}
+    elif exception["kind"] == "slip":
+        ids = {row.requested_by_id}
+    else:
+        ids = set()
+        while row is not None:
+            ids.add(row.counted_by_id)
+            row = row.replaces
+    return {i for i in ids if i}
+
+
+def recount_alert_authors(alert) -> set[int]:
+    """The dealer and the observer of the cash-in a ``recount_mismatch`` alert is about
+    (``floor.alerts.figure_authors``)."""
+    found = CashIn.objects.filter(pk=record_id(alert.params.get("cash_in"))).first()
+    return figure_authors({"kind": "cash_in", "object": found}) if found else set()
+
+
+def day_close_objections(*, gaming_day: dt.date) -> dict:
+    """What a controller would refuse a gaming day's close for: the tables that played that
+    day (a closed round or a cash-in) and have no counted drop, the day's open exceptions,
+    and the critical alerts raised during the day and still open."""
+    played = set(
+        RoundResult.objects.filter(gaming_day=gaming_day).values_list("table_id", flat=True)
+    ) | set(CashIn.objects.filter(gaming_day=gaming_day).values_list("table_id", flat=True))
+    counted = set(
+        DropCount.objects.filter(gaming_day=gaming_day).values_list("table_id", flat=True)
+    )
+    start, end = day_window(gaming_day)
+    return {
+        "no_drop": list(Table.objects.filter(pk__in=played - counted).order_by("number")),
+        "exceptions": open_exceptions(gaming_day=gaming_day),
+        "alerts": list(
+            Alert.objects.filter(
+                severity=Alert.Severity.CRITICAL,
+                acknowledged_at__isnull=True,
+                created_at__gte=start,
+                created_at__lt=end,
+            ).select_related("table")
+        ),
+    }
+
+
+def alert_authors_register() -> None:
+    """Who entered or recounted a mismatched cash-in never clears its alert (called once,
+    by the app's ``ready``)."""
+    figure_authors_register("recount_mismatch", recount_alert_authors)
 
 
 def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int | None = None):

@@ -10,6 +10,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import ngettext
 
 from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, day_window, gaming_day_of, money, shift_of
@@ -26,7 +28,7 @@ from cashdesk.models import (
     Submission,
     Tip,
 )
-from cashdesk.selectors import exception_of, open_exceptions
+from cashdesk.selectors import day_close_objections, exception_of, figure_authors
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
@@ -36,6 +38,7 @@ from staff.selectors import table_role_for
 from tables.formats import money as money_text
 from tables.models import Table
 from tables.services import signer_authenticate
+from tables.services.signatures import second_signer
 
 
 def _require_table_role(actor, table: Table, *roles: str) -> str:
@@ -244,7 +247,7 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
             alert_raise(
                 table_id=row.table_id,
                 kind="recount_mismatch",
-                params={"entered": str(row.amount), "recounted": str(amount)},
+                params={"entered": str(row.amount), "recounted": str(amount), "cash_in": row.pk},
                 severity=Alert.Severity.CRITICAL,
                 raised_by=actor,
             )
@@ -475,57 +478,204 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     return drop
 
 
-def exception_resolve(*, kind: str, object_id: int, actor, note: str) -> Resolution:
-    """The duty administrator closes one open exception with a note. Only an exception that
-    is open now can be resolved: a record that does not exist (yet), one that is no
-    exception (a confirmed cash-in, a fully signed slip, a drop that matches) or one already
-    resolved is refused — a resolution can never wait for a future record and hide it."""
+WAITING_REFUSALS = {
+    "recount": _lazy("the observing croupier's blind recount is not done"),
+    "inspector": _lazy("the inspector has not confirmed the cash-in at the pit cash desk"),
+    "signatures": _lazy("the slip is not signed by all three"),
+    "void": _lazy("the void awaits its second signature"),
+}
+
+
+def _resolvable(kind: str, object_id: int, seen: str | None) -> dict:
+    """The open exception of the record, in the state the person saw (``seen``, its hash),
+    and not waiting for what would finish it; else a refusal."""
+    exception = exception_of(kind=kind, object_id=object_id)
+    if exception is None:
+        if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
+            raise Refused("signed", _("This exception is already resolved."))
+        raise Refused(
+            "no_exception", _("This record is not an open exception: nothing to resolve.")
+        )
+    if exception["waiting"]:
+        raise Refused(
+            "waiting",
+            _("This record is not finished: %(what)s. It cannot be resolved before that.")
+            % {"what": WAITING_REFUSALS[exception["waiting"]]},
+        )
+    if seen is not None and seen != exception["state_hash"]:
+        raise Refused(
+            "changed",
+            _("This record changed since your page showed it: look at it again, then resolve."),
+        )
+    return exception
+
+
+def exception_resolve(
+    *,
+    kind: str,
+    object_id: int,
+    actor,
+    note: str,
+    request=None,
+    second: str = "",
+    second_password: str = "",
+    state: str | None = None,
+) -> Resolution:
+    """The duty administrator closes one open exception with a note, in the state it is in
+    (``state``: the hash of the state his page showed; a record changed since is refused).
+    It is signed by two people: he, and a second person with his own password (``second``:
+    another duty administrator or the inspector of the record's table), and the second is
+    never a person who entered or corrected the figure. Refused: a record that does not
+    exist (yet), one that is no exception, one already resolved in this state, and one
+    still waiting (a recount not done, a slip not signed, a void not confirmed, a pit-desk
+    cash-in not confirmed by the inspector) — a resolution never accepts what is not there
+    yet. Any later change of the record reopens the exception (``cashdesk.selectors``)."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     if not (note or "").strip():
         raise Refused("no_note", _("Write what was done about it."))
-    already = Refused("signed", _("This exception is already resolved."))
-    model = _EXCEPTION_MODELS.get(kind)
-    if model is None:
+    if _EXCEPTION_MODELS.get(kind) is None or object_id is None:
         raise Refused("no_exception", _("No such exception."))
+    if not _EXCEPTION_MODELS[kind].objects.filter(pk=object_id).exists():
+        raise Refused("no_exception", _("No such exception."))
+    seen = _resolvable(kind, object_id, state)
+    _require_day_open(seen["day"])
+    other = second_signer(
+        request=request,
+        identifier=second,
+        secret=second_password,
+        first=actor,
+        table_id=seen["table"].pk,
+        authors=figure_authors(seen),
+    )
+    return _resolution_save(seen, actor=actor, note=note.strip(), second=other)
+
+
+def _resolution_save(seen: dict, *, actor, note: str, second) -> Resolution:
+    """Record the resolution of the exception ``seen`` in the state it is in, read again
+    under the record's row lock (a recount or a signature cannot slip in between)."""
+    kind, object_id = seen["kind"], seen["object"].pk
     try:
         with transaction.atomic():
-            # The record's row is locked: a recount or a signature cannot slip in between
-            # the check and the resolution.
-            row = model.objects.select_for_update().filter(pk=object_id).first()
-            if row is None:
-                raise Refused("no_exception", _("No such exception."))
-            if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
-                raise already
-            if exception_of(kind=kind, object_id=object_id) is None:
-                raise Refused(
-                    "no_exception", _("This record is not an open exception: nothing to resolve.")
-                )
+            row = _EXCEPTION_MODELS[kind].objects.select_for_update().get(pk=object_id)
             _require_day_open(row.gaming_day)
+            exception = _resolvable(kind, object_id, seen["state_hash"])
             resolution = Resolution(
                 kind=kind,
                 object_id=object_id,
-                note=note.strip(),
+                note=note,
                 resolved_by=actor,
                 resolved_at=timezone.now(),
+                state=exception["state"],
+                state_hash=exception["state_hash"],
+                second_by=second,
             )
-            try:
-                _save(resolution)
-            except ValidationError:
-                if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
-                    raise already  # resolved a moment ago by another submit
-                raise
+            _save(resolution)
             duty_changed()  # the duty screen lists the open exceptions
-    except IntegrityError:  # the same exception resolved at the same moment (double submit)
-        raise already
+    except (IntegrityError, ValidationError) as error:
+        if isinstance(error, Refused):
+            raise
+        if Resolution.objects.filter(
+            kind=kind, object_id=object_id, state_hash=seen["state_hash"]
+        ).exists():  # resolved a moment ago by another submit
+            raise Refused("signed", _("This exception is already resolved."))
+        raise
     return resolution
 
 
-def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
-    """Close a gaming day: only a past or the current one, with every table that opened
-    before its end closed again, no open exception of that day and its record passing the
-    tamper check (``cashdesk.audit.day_verify``). Every table's row is locked while the day
-    is checked and closed, so no cash record of the day can slip in between."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+SECOND_DAY_ROLES = (Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+REOPEN_SECOND_ROLES = SECOND_DAY_ROLES
+
+
+def _day_signatures(*, request, actor, password: str, second: str, second_password: str):
+    """The two signatures of a day's waiver or reopen: the duty administrator again with his
+    own password, and a pit boss or another duty administrator with his name and password
+    (``authenticate``, throttled like every sign-in). The second person, or a refusal."""
+    me = signer_authenticate(request=request, identifier=actor.get_username(), secret=password)
+    if me.pk != actor.pk:
+        raise Refused("bad_credential", _("Wrong name or password."))
+    other = signer_authenticate(request=request, identifier=second, secret=second_password)
+    if other.pk == actor.pk:
+        raise Refused("same_person", _("The second signature must be another person's, not yours."))
+    if not any(other.has_role(role) for role in SECOND_DAY_ROLES):
+        raise Refused(
+            "forbidden",
+            _("The second signature must be a pit boss's or another duty administrator's."),
+        )
+    return other
+
+
+def _objections_text(objections: dict) -> str:
+    """What keeps a day from closing, in words."""
+    parts = []
+    if objections["no_drop"]:
+        parts.append(
+            _("no counted drop for %(tables)s, which played")
+            % {"tables": ", ".join(str(t) for t in objections["no_drop"])}
+        )
+    if objections["exceptions"]:
+        n = len(objections["exceptions"])
+        parts.append(ngettext("%(n)s open exception", "%(n)s open exceptions", n) % {"n": n})
+    if objections["alerts"]:
+        n = len(objections["alerts"])
+        parts.append(
+            ngettext("%(n)s open critical alert", "%(n)s open critical alerts", n) % {"n": n}
+        )
+    return "; ".join(parts)
+
+
+def _waived(objections: dict) -> dict:
+    """What a waiver accepted, kept with the close (and shown on the day's report)."""
+    return {
+        "no_drop": [str(t) for t in objections["no_drop"]],
+        "exceptions": [
+            {
+                "kind": e["kind"],
+                "record": e["object"].pk,
+                "code": e["code"],
+                "table": str(e["table"]),
+            }
+            for e in objections["exceptions"]
+        ],
+        "alerts": [
+            {"alert": a.pk, "kind": a.kind, "table": str(a.table or "")}
+            for a in objections["alerts"]
+        ],
+    }
+
+
+def _day_close_guard(gaming_day: dt.date, tables: list, waiver: bool) -> dict:
+    """Refuse the close while a table of the day is open, or — without a waiver — while a
+    table that played has no counted drop, an exception or a critical alert is open. What
+    a waiver accepts (or ``{}``)."""
+    end = day_window(gaming_day)[1]
+    still_open = [
+        t
+        for t in tables
+        if t.status != Table.Status.CLOSED and (t.opened_at is None or t.opened_at < end)
+    ]
+    if still_open:
+        raise Refused(
+            "tables_open",
+            _("Close every table first: %(tables)s is not closed.")
+            % {"tables": ", ".join(str(t) for t in still_open)},
+        )
+    objections = day_close_objections(gaming_day=gaming_day)
+    if not any(objections.values()):
+        return {}
+    if not waiver:
+        raise Refused(
+            "controls_open",
+            _(
+                "The gaming day cannot close yet: %(what)s. Count the drop, resolve the "
+                "exceptions and clear the alerts — or close it with a waiver signed by two "
+                "people."
+            )
+            % {"what": _objections_text(objections)},
+        )
+    return _waived(objections)
+
+
+def _require_day_begun(gaming_day: dt.date) -> None:
     current = gaming_day_of(timezone.now())
     if gaming_day > current:
         raise Refused(
@@ -536,28 +686,53 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
             )
             % {"day": gaming_day.isoformat(), "current": current.isoformat()},
         )
+
+
+def gaming_day_close(
+    *,
+    gaming_day: dt.date,
+    actor,
+    request=None,
+    waiver_reason: str = "",
+    password: str = "",
+    second: str = "",
+    second_password: str = "",
+) -> GamingDayClose:
+    """Close a gaming day: only a past or the current one, with every table that opened
+    before its end closed again, its record passing the tamper check
+    (``cashdesk.audit.day_verify``), and what a controller asks: a counted drop for every
+    table that played, no open exception, no open critical alert of the day. What is
+    still open can be closed over only with a waiver: ``waiver_reason`` and two signatures
+    (the duty administrator's own ``password``, and ``second``/``second_password`` of a pit
+    boss or another duty administrator); the close keeps what was waived. Every table's row
+    is locked while the day is checked and closed, so no cash record of the day can slip in
+    between."""
+    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_day_begun(gaming_day)
+    waiver_reason = (waiver_reason or "").strip()
+    other = None
+    if waiver_reason:
+        other = _day_signatures(
+            request=request,
+            actor=actor,
+            password=password,
+            second=second,
+            second_password=second_password,
+        )
     try:
         with transaction.atomic():
             tables = list(Table.objects.select_for_update(no_key=True).order_by("number", "pk"))
             _require_day_open(gaming_day)
-            end = day_window(gaming_day)[1]
-            still_open = [
-                t
-                for t in tables
-                if t.status != Table.Status.CLOSED and (t.opened_at is None or t.opened_at < end)
-            ]
-            if still_open:
-                raise Refused(
-                    "tables_open",
-                    _("Close every table first: %(tables)s is not closed.")
-                    % {"tables": ", ".join(str(t) for t in still_open)},
-                )
-            if open_exceptions(gaming_day=gaming_day):
-                raise Refused(
-                    "exceptions", _("The gaming day has open exceptions: resolve them first.")
-                )
+            waived = _day_close_guard(gaming_day, tables, waiver=other is not None)
             day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
-            close = GamingDayClose(gaming_day=gaming_day, closed_by=actor, closed_at=timezone.now())
+            close = GamingDayClose(
+                gaming_day=gaming_day,
+                closed_by=actor,
+                closed_at=timezone.now(),
+                waiver_reason=waiver_reason if waived else "",
+                waiver_second_by=other if waived else None,
+                waived=waived,
+            )
             try:
                 _save(close)
             except ValidationError:
@@ -568,9 +743,6 @@ def gaming_day_close(*, gaming_day: dt.date, actor) -> GamingDayClose:
         _require_day_open(gaming_day)
         raise
     return close
-
-
-REOPEN_SECOND_ROLES = (Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
 
 
 def gaming_day_reopen(
@@ -593,17 +765,13 @@ def gaming_day_reopen(
     reason = (reason or "").strip()
     if not reason:
         raise Refused("no_reason", _("Give the reason for the reopen."))
-    me = signer_authenticate(request=request, identifier=actor.get_username(), secret=password)
-    if me.pk != actor.pk:
-        raise Refused("bad_credential", _("Wrong name or password."))
-    other = signer_authenticate(request=request, identifier=second, secret=second_password)
-    if other.pk == actor.pk:
-        raise Refused("same_person", _("The second signature must be another person's, not yours."))
-    if not any(other.has_role(role) for role in REOPEN_SECOND_ROLES):
-        raise Refused(
-            "forbidden",
-            _("The second signature must be a pit boss's or another duty administrator's."),
-        )
+    other = _day_signatures(
+        request=request,
+        actor=actor,
+        password=password,
+        second=second,
+        second_password=second_password,
+    )
     with transaction.atomic():
         close = (
             GamingDayClose.objects.select_for_update()

@@ -325,7 +325,7 @@ def duty_home(request):
     return _duty_page(request)
 
 
-def _duty_act(request, form, name: str, action, done: str):
+def _duty_act(request, form, name: str, action, done):
     if not form.is_valid():
         return _duty_page(request, failed=name, error=form.error_text(), status=400)
     try:
@@ -362,7 +362,14 @@ def resolve(request):
         forms.ResolveForm(request.POST),
         "resolve",
         lambda data: services.exception_resolve(
-            kind=data["kind"], object_id=data["object_id"], actor=request.user, note=data["note"]
+            kind=data["kind"],
+            object_id=data["object_id"],
+            actor=request.user,
+            note=data["note"],
+            request=request,
+            second=data["second"],
+            second_password=data["second_password"],
+            state=data["state"],
         ),
         _("Exception resolved."),
     )
@@ -375,8 +382,20 @@ def day_close(request):
         request,
         forms.DayCloseForm(request.POST),
         "close",
-        lambda data: services.gaming_day_close(gaming_day=data["gaming_day"], actor=request.user),
-        _("Gaming day closed."),
+        lambda data: services.gaming_day_close(
+            gaming_day=data["gaming_day"],
+            actor=request.user,
+            request=request,
+            waiver_reason=data["waiver_reason"],
+            password=data["password"],
+            second=data["second"],
+            second_password=data["second_password"],
+        ),
+        lambda close: (
+            _("Gaming day closed with a waiver signed by two people.")
+            if close.waiver_reason
+            else _("Gaming day closed.")
+        ),
     )
 
 

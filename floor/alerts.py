@@ -3,6 +3,8 @@
 Add a kind to ``ALERT_MESSAGES`` and ``ALERT_KIND_LABELS`` when you raise a new one.
 """
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext_lazy as _
 
 from floor.changes import duty_changed, table_changed
@@ -41,6 +43,9 @@ ALERT_MESSAGES = {
         "Chip float at opening %(opener)s differs from the last closing count %(closer)s "
         "by %(difference)s."
     ),
+    "float_par_difference": _(
+        "Chip float at opening %(opener)s differs from the par float %(par)s by %(difference)s."
+    ),
     "pin_locked": _(
         "The PIN of %(name)s is locked after wrong PINs from several devices: check with "
         "the croupier, then unlock it (Locked sign-ins)."
@@ -64,8 +69,39 @@ ALERT_KIND_LABELS = {
     "result_deviation": _("Result deviation"),
     "advantage_play": _("Possible card counting"),
     "float_difference": _("Chip float difference"),
+    "float_par_difference": _("Chip float differs from par"),
     "pin_locked": _("PIN locked"),
 }
+
+
+# Critical alerts about a money figure (a cash amount, a chip float): clearing one takes a
+# second person, and never the person who entered or corrected the figure
+# (tables.services.alerts.alert_acknowledge).
+MONEY_ALERT_KINDS = frozenset({"recount_mismatch", "float_difference", "float_par_difference"})
+
+# kind -> function(alert) -> ids of the people who entered or corrected the alert's figure,
+# registered by the app that owns the figure (its AppConfig.ready): the alert only names
+# its record in ``params``.
+_FIGURE_AUTHORS: dict[str, Callable] = {}
+
+
+def figure_authors_register(kind: str, authors: Callable) -> None:
+    _FIGURE_AUTHORS[kind] = authors
+
+
+def money_critical(alert) -> bool:
+    """A critical alert about a money figure (``MONEY_ALERT_KINDS``)."""
+    return alert.severity == Alert.Severity.CRITICAL and alert.kind in MONEY_ALERT_KINDS
+
+
+def figure_authors(alert) -> set[int]:
+    """Who entered or corrected the figure ``alert`` is about: whoever raised it by his own
+    count, and what the owning app says of the record (``figure_authors_register``)."""
+    found = {alert.raised_by_id} if alert.raised_by_id else set()
+    authors = _FIGURE_AUTHORS.get(alert.kind)
+    if authors is not None:
+        found |= set(authors(alert))
+    return found
 
 
 def alert_kind_label(kind: str) -> str:

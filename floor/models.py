@@ -58,6 +58,16 @@ class Alert(models.Model):
     )
     acknowledged_at = models.DateTimeField(_("acknowledged at"), null=True, blank=True)
     acknowledgement_note = models.TextField(_("acknowledgement note"), blank=True)
+    # The second person who cleared a critical money alert with his password
+    # (floor.alerts.MONEY_ALERT_KINDS; tables.services.alerts.alert_acknowledge).
+    acknowledgement_second_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("second signature"),
+    )
 
     class Meta:
         db_table = "tables_alert"

@@ -7,7 +7,7 @@ from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from floor.alerts import ALERT_MESSAGES
+from floor.alerts import ALERT_MESSAGES, money_critical
 from floor.models import Alert
 from floor.paging import page_of
 from floor.parsing import record_id, whole_number
@@ -195,6 +195,7 @@ def _mark_acknowledgers(rows, user) -> None:
     for alert in rows:
         critical = alert.severity == alert.Severity.CRITICAL
         alert.own = services.own_critical(alert, user)
+        alert.second_needed = money_critical(alert)  # two people clear it
         alert.own_table = (
             seats.acknowledgement_refusal(user, alert.table_id, croupier_tables=seated) is not None
         )
@@ -220,7 +221,12 @@ def alert_acknowledge(request):
     else:
         try:
             services.alert_acknowledge(
-                alert_id=alert_id, by=request.user, note=request.POST.get("note", "")
+                alert_id=alert_id,
+                by=request.user,
+                note=request.POST.get("note", "")[:2000],
+                request=request,
+                second=request.POST.get("second", "")[:150],
+                second_password=request.POST.get("second_password", "")[:128],
             )
             message, status = _("Alert acknowledged."), 200
         except ValidationError as error:

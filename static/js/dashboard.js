@@ -28,6 +28,11 @@
     if (!dialog) return;
     var form = dialog.querySelector("form");
     form.elements.alert.value = button.getAttribute("data-ack");
+    // A critical money alert is cleared by two people: the second signs with his password.
+    var second = button.hasAttribute("data-ack-second");
+    document.getElementById("ack-second").hidden = !second;
+    form.elements.second.required = second;
+    form.elements.second_password.required = second;
     var alert = button.closest(".alert");
     var text = alert ? alert.querySelector("span") : null;
     document.getElementById("ack-dialog-text").textContent = text ? text.textContent : "";

@@ -64,6 +64,18 @@ def test_duty_screen_applies_deltas_heals_gaps_and_waits_while_typing(new_page, 
     expect(live).to_have_attribute("data-seq", str(shown + 1))
     expect(live).not_to_have_attribute("data-marked", "1")  # the full state replaced it
 
+    # a mismatched recount: its exception takes a resolution, a note to type (a cash-in
+    # still awaiting its recount has none: nothing to resolve yet)
+    observer = new_page()
+    _pin(observer, "observer")
+    observer.get_by_test_id("cash-link").click()
+    recount = observer.get_by_test_id("recount-form").first
+    recount.locator('input[name="note-5000"]').fill("1")
+    recount.get_by_role("button", name="Confirm my count").click()
+    expect(observer.locator(".messages")).to_contain_text("differs")
+    expect(duty.get_by_test_id("resolve-form")).to_have_count(1)
+    expect(live).to_have_attribute("data-seq", str(shown + 2))
+
     # typing in the live part: what arrives waits until the field is left
     note = duty.locator('input[name="note"]').first
     note.fill("Checking with the dealer")
@@ -73,4 +85,4 @@ def test_duty_screen_applies_deltas_heals_gaps_and_waits_while_typing(new_page, 
     expect(note).to_have_value("Checking with the dealer")
     duty.get_by_test_id("home-heading").click()
     expect(total).to_have_text(_total(25))
-    expect(live).to_have_attribute("data-seq", str(shown + 2))
+    expect(live).to_have_attribute("data-seq", str(shown + 3))

@@ -117,3 +117,46 @@ def once(post: dict) -> dict:
     import uuid
 
     return {**post, "submission": uuid.uuid4().hex}
+
+
+def signed_by(person, password=None) -> dict:
+    """The second signature of a two-person act, as a service takes it: the request the
+    password is checked through (throttled like a sign-in), and the person's name and
+    password."""
+    from django.test import RequestFactory
+
+    from tests.conftest import PASSWORD
+
+    return {
+        "request": RequestFactory().post("/cash/duty/", REMOTE_ADDR="10.0.0.9"),
+        "second": person.username,
+        "second_password": PASSWORD if password is None else password,
+    }
+
+
+def resolve(kind, record, actor, second, note="checked"):
+    """Resolve an exception with two signatures (``actor`` and ``second``)."""
+    return services.exception_resolve(
+        kind=kind, object_id=record.pk, actor=actor, note=note, **signed_by(second)
+    )
+
+
+def waive(gaming_day, actor, second, reason="the count team is absent"):
+    """Close ``gaming_day`` over what is open, with a waiver signed by two people."""
+    from tests.conftest import PASSWORD
+
+    return services.gaming_day_close(
+        gaming_day=gaming_day,
+        actor=actor,
+        waiver_reason=reason,
+        password=PASSWORD,
+        **signed_by(second),
+    )
+
+
+@pytest.fixture
+def duty2(make_user):
+    """A second duty administrator."""
+    from staff.roles import Role
+
+    return make_user("duty2", [Role.DUTY_ADMINISTRATOR])

@@ -193,6 +193,9 @@ def test_the_day_close_refuses_a_broken_day_and_closes_an_intact_one(floor, crew
 
     assert open_exceptions(gaming_day=today()) == []
     Table.objects.update(status=Table.Status.CLOSED)  # a day closes with every table closed
+    services.drop_enter(  # and with the drop of every table that played counted
+        table=floor["cash_in"].table, gaming_day=today(), amount="2000", actor=crew["duty"]
+    )
     sql("UPDATE cashdesk_tip SET amount = 1 WHERE id = %s", floor["tips"][0].pk)
 
     with pytest.raises(ValidationError) as refusal:

@@ -52,7 +52,7 @@ def test_mismatched_recount_raises_an_alert(client, cash_table, crew):
     assert cash_in.status == CashIn.Status.MISMATCH
     alert = Alert.objects.get(kind="recount_mismatch")
     assert alert.table == cash_table
-    assert alert.params == {"entered": "17000.00", "recounted": "16000.00"}
+    assert alert.params == {"entered": "17000.00", "recounted": "16000.00", "cash_in": cash_in.pk}
     assert alert.severity == Alert.Severity.CRITICAL
 
 

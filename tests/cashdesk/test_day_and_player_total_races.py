@@ -84,6 +84,6 @@ def test_a_slip_requested_while_the_day_closes_never_lands_in_the_closed_day(tab
         assert slip.gaming_day > today()
     else:
         # The slip went first: it is an open exception of the day, and the close refused.
-        assert getattr(close, "code", None) == "exceptions", close
+        assert getattr(close, "code", None) == "controls_open", close
         assert slip.gaming_day == today()
         assert not GamingDayClose.objects.exists()

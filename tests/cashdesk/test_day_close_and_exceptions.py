@@ -11,13 +11,20 @@ from cashdesk import services
 from cashdesk.models import CashIn, GamingDayClose
 from tables.models import Table
 from tests.cashdesk.conftest import today
+from tests.conftest import PASSWORD
 
 
 def test_gaming_day_cannot_close_with_an_open_exception(client, cash_table, crew):
+    from cashdesk.selectors import exception_of
+    from floor.models import Alert
+    from tables.services import alert_acknowledge
+    from tests.cashdesk.conftest import signed_by
+
     cash_in = services.cash_in_record(
         table=cash_table, actor=crew["dealer"], notes={"1000": 2}, chips={"1000": 2}
     )
     services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 1})
+    services.drop_enter(table=cash_table, gaming_day=today(), amount="2000", actor=crew["duty"])
     Table.objects.update(status=Table.Status.CLOSED)  # the table's closing checklist is signed
     client.force_login(crew["duty"])
     response = client.post(reverse("cashdesk:day_close"), {"gaming_day": today().isoformat()})
@@ -27,7 +34,20 @@ def test_gaming_day_cannot_close_with_an_open_exception(client, cash_table, crew
 
     client.post(
         reverse("cashdesk:resolve"),
-        {"kind": "cash_in", "object_id": cash_in.pk, "note": "player had 1000 back"},
+        {
+            "kind": "cash_in",
+            "object_id": cash_in.pk,
+            "note": "player had 1000 back",
+            "state": exception_of(kind="cash_in", object_id=cash_in.pk)["state_hash"],
+            "second": "inspector",
+            "second_password": PASSWORD,
+        },
+    )
+    alert_acknowledge(
+        alert_id=Alert.objects.get(kind="recount_mismatch").pk,
+        by=crew["duty"],
+        note="counted on camera",
+        **signed_by(crew["inspector"]),
     )
     response = client.post(reverse("cashdesk:day_close"), {"gaming_day": today().isoformat()})
     assert response.status_code == 302
@@ -62,16 +82,16 @@ def test_unsigned_and_voided_slips_are_exceptions(cash_table, crew):
 
 
 def test_a_closed_day_refuses_late_signatures(cash_table, crew):
+    from tests.cashdesk.conftest import waive
+
     cash_in = services.cash_in_record(
         table=cash_table, actor=crew["dealer"], notes={"1000": 2}, chips={"1000": 2}
     )
     slip = services.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
-    for kind, pk in (("cash_in", cash_in.pk), ("slip", slip.pk)):
-        services.exception_resolve(kind=kind, object_id=pk, actor=crew["duty"], note="checked")
     Table.objects.update(status=Table.Status.CLOSED)
-    services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    waive(today(), crew["duty"], crew["pitboss"])  # closed over the open records
     with pytest.raises(ValidationError):
         services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 2})
     with pytest.raises(ValidationError):

@@ -9,7 +9,7 @@ from django.db import connection
 
 from cashdesk import services
 from cashdesk.models import Resolution
-from tests.cashdesk.conftest import today
+from tests.cashdesk.conftest import signed_by, today
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]
 
@@ -25,7 +25,11 @@ def test_resolving_one_exception_twice_at_once_records_it_once(crew, table):
         try:
             barrier.wait()
             services.exception_resolve(
-                kind="drop", object_id=drop.pk, actor=crew["duty"], note="counted again"
+                kind="drop",
+                object_id=drop.pk,
+                actor=crew["duty"],
+                note="counted again",
+                **signed_by(crew["inspector"]),
             )
             outcomes.append("ok")
         except ValidationError as error:

@@ -10,6 +10,7 @@ from cashdesk.selectors import open_exceptions
 from floor.errors import Refused
 from tests.cashdesk.conftest import today
 from tests.cashdesk.test_bad_input_never_crashes import refusal
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +86,13 @@ def test_an_exception_is_resolved_once(client, cash_table, english):
     )
     services.cash_in_recount(cash_in=cash_in, actor=english["observer"], notes={"1000": 1})
     client.force_login(english["duty"])
-    post = {"kind": "cash_in", "object_id": cash_in.pk, "note": "player had 1000 back"}
+    post = {
+        "kind": "cash_in",
+        "object_id": cash_in.pk,
+        "note": "player had 1000 back",
+        "second": "inspector",
+        "second_password": PASSWORD,
+    }
     assert client.post(reverse("cashdesk:resolve"), post).status_code == 302
     assert refusal(client.post(reverse("cashdesk:resolve"), post)) == (
         "This exception is already resolved."
