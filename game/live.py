@@ -130,6 +130,7 @@ class TableRound:
         self.status = "betting"
         self.actions: list[dict] = []  # the engine actions applied, in order (dict form)
         self.last_was_card = False
+        self.last_card: dict | None = None  # where the last card entered went (its event)
         self.corrections: list[dict] = []
         self.cut_card_out: dict | None = None
         self.paid_at_once: list[dict] = []
@@ -229,6 +230,7 @@ class TableRound:
         events = self.engine.apply(action)  # raises with the engine's state unchanged
         self.actions.append(action_to_dict(action))
         self.last_was_card = isinstance(action, Deal)
+        self.last_card = _last_card(events) if self.last_was_card else None
         self._after_engine(events)
         return events
 
@@ -370,6 +372,7 @@ class TableRound:
         self.paid_at_once = []
         self._after_engine(events)
         self.last_was_card = True
+        self.last_card = _last_card(events)
         correction = {"kind": "correction", "old": old, "new": new.card.code}
         self.corrections.append(correction)
         return [correction]
@@ -439,6 +442,7 @@ class TableRound:
             "status": self.status,
             "actions": self.actions,
             "last_was_card": self.last_was_card,
+            "last_card": self.last_card,
             "corrections": self.corrections,
             "cut_card_out": self.cut_card_out,
             "paid_at_once": self.paid_at_once,
@@ -454,6 +458,7 @@ class TableRound:
         r.status = d["status"]
         r.actions = list(d["actions"])
         r.last_was_card = d["last_was_card"]
+        r.last_card = d.get("last_card")  # absent from snapshots before it was kept
         r.corrections = list(d["corrections"])
         r.cut_card_out = d["cut_card_out"]
         r.paid_at_once = list(d["paid_at_once"])
@@ -467,3 +472,13 @@ class TableRound:
         for command in commands:
             r.apply(command)
         return r
+
+
+def _last_card(events: list[dict]) -> dict | None:
+    """Where the last card among ``events`` went: ``{"card", "to": "box", "box", "hand"}``
+    or ``{"card", "to": "dealer"}`` (what the tablet names while it is being corrected)."""
+    for event in reversed(events):
+        if event.get("kind") == "card":
+            keys = ("card", "to", "box", "hand") if event["to"] == "box" else ("card", "to")
+            return {k: event[k] for k in keys}
+    return None

@@ -24,7 +24,9 @@ MESSAGES = {
     "not_your_action": gettext_lazy("Your role at this table cannot do that."),
     "no_round": gettext_lazy("No round is open: start a round first."),
     "round_in_progress": gettext_lazy("A round is in progress: finish it first."),
-    "table_not_open": gettext_lazy("The table is not open."),
+    "table_not_open": gettext_lazy(
+        "The table is not open: no shuffle, round or cash until it is opened again."
+    ),
     "staff_missing": gettext_lazy(
         "A round needs a dealing croupier, an observing croupier and an inspector assigned."
     ),

@@ -126,8 +126,22 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "lone_player": state.lone_player(reserved) if state.status == "betting" else None,
         "newcomers": state.newcomers() if state.status == "betting" else [],
         "double_offer": _double_offer(state, legal),
+        "last_card": _last_card_view(state, legal),
     }
     return view
+
+
+def _last_card_view(state: live.TableRound, legal) -> dict | None:
+    """The card "correct the last card" would replace, and where it went (its hand only when
+    the box has several), or None when no correction is possible now."""
+    if "correct-card" not in legal or not state.last_card:
+        return None
+    last = dict(state.last_card)
+    if last["to"] == "box":
+        box = next((b for b in state.engine.seats if b.number == last["box"]), None)
+        if box is None or len(box.hands) < 2:
+            last.pop("hand", None)
+    return last
 
 
 def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
@@ -163,7 +177,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     view["can_open_round"] = (
         not open_round and shoe is not None and not shoe["needs_shuffle"] and table_open
     )
-    view["can_shuffle"] = not open_round
+    view["can_shuffle"] = not open_round and table_open  # a closing or closed table: no shoe
     idle = {"open-round"} if view["can_open_round"] else set()
     if view["can_shuffle"]:
         idle.add("shuffle")

@@ -536,6 +536,8 @@ def _deal_next(ctx: _Context) -> None:
 
 def _shuffle(ctx: _Context) -> None:
     table, live_row, fields = ctx.table, ctx.live_row, ctx.command.fields
+    if table.status != Table.Status.OPEN:
+        raise Refused("table_not_open")  # a shoe belongs to an opening (shoe_before_opening)
     current = live_row.current_round
     if current is not None and current.is_open:
         raise Refused("round_in_progress")
