@@ -161,6 +161,26 @@ FEED_LANGUAGE = "staff.language.screen_language"
 # The Redis key and channel prefix of the feed (its channels, who watches what, screens per
 # person); change it only to run two deployments on one Redis database.
 FEED_PREFIX = env("FEED_PREFIX", "pit-feed")
+
+
+def channel_layers(redis_url: str, prefix: str) -> dict:
+    """The feed's transport between workers (feed/bus.py, feed/hub.py): channels-redis'
+    RedisPubSubChannelLayer — one PUBLISH per group_send, one subscription per group and
+    worker — with Redis; without it one process and the in-memory layer (nothing to cross).
+    ``socket_timeout=None``: an idle subscriber must never time out (STYLE.md, known traps;
+    redis is pinned below 8 as well)."""
+    if not redis_url:
+        return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    host = {"address": redis_url, "socket_timeout": None, "socket_connect_timeout": 2}
+    return {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [host], "prefix": prefix},
+        }
+    }
+
+
+CHANNEL_LAYERS = channel_layers(REDIS_URL, FEED_PREFIX)
 # /healthz and /metrics answer only to these networks (docs/operations.md).
 OPS_ALLOWED_NETWORKS = env_list(
     "OPS_ALLOWED_NETWORKS", "127.0.0.0/8,::1/128,10.0.0.0/8,172.16.0.0/12,192.168.0.0/16"

@@ -4,10 +4,17 @@ A committed change becomes one :class:`Message` per topic: its sequence number a
 was rendered for it once — one HTML fragment per (fragment, language) pair somebody
 watches (``feed.presence``). :func:`publish` hands the messages to this process's screens
 at once (``feed.hub``: every event loop here that has screens) and, with Redis, sends each
-with one ``PUBLISH`` (all of a transaction's in one round trip) to the channel of its topic;
-every other worker subscribes to the topics its own screens follow and fans each message
-out to them in memory. Nothing goes through a channel layer: one message per change
-crosses Redis, not one per screen or group.
+to the other workers through the channel layer (``settings.CHANNEL_LAYERS``: channels-redis'
+``RedisPubSubChannelLayer``): one ``group_send`` — one ``PUBLISH`` — to the topic's group,
+which every worker whose screens follow the topic has joined with one channel of its own
+(its hub), and fans out to its screens in memory. One message per change crosses Redis,
+not one per screen. Without Redis (the in-memory layer) there is one process and nothing
+to cross.
+
+The ``group_send`` runs on the event loop of one of this process's hubs (the committing
+thread only schedules it: no event loop, no connection per call); a process with no hub —
+a management command, a worker with no screen open — publishes on one event loop of its
+own, started once (``_PublishingLoop``).
 
 Redis delivers at most once: a message lost on the way (Redis restarting, a worker dying
 after its commit) is healed from the database by the screens' ``sync``.
@@ -15,7 +22,7 @@ after its commit) is healed from the database by the screens' ``sync``.
 
 from __future__ import annotations
 
-import json
+import asyncio
 import logging
 import os
 import secrets
@@ -23,8 +30,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 
-import redis
-from django.conf import settings
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from feed import metrics
 
@@ -51,25 +57,23 @@ class Message:
     delta: bool = False
     event: dict | None = None
 
-    def encode(self) -> str:
-        return json.dumps(
-            {
-                "w": WORKER,
-                "t": self.topic,
-                "s": self.seq,
-                "f": self.fragments,
-                "d": self.delta,
-                "e": self.event,
-            },
-            separators=(",", ":"),
-        )
+    def as_layer(self) -> dict:
+        """The message as the channel layer carries it (msgpack)."""
+        return {
+            "type": "feed.message",
+            "w": WORKER,
+            "t": self.topic,
+            "s": self.seq,
+            "f": self.fragments,
+            "d": self.delta,
+            "e": self.event,
+        }
 
     @classmethod
-    def decode(cls, raw) -> tuple[str, Message] | None:
-        """(the sending worker, the message) from what Redis carried, or None if it is not
-        one of ours."""
+    def from_layer(cls, data) -> tuple[str, Message] | None:
+        """(the sending worker, the message) from what the layer carried, or None if it is
+        not one of ours."""
         try:
-            data = json.loads(raw)
             message = cls(
                 topic=str(data["t"]),
                 seq=None if data.get("s") is None else int(data["s"]),
@@ -82,32 +86,21 @@ class Message:
         return str(data.get("w", "")), message
 
 
-def channel(topic: str) -> str:
-    """The Redis channel of ``topic``."""
-    return f"{settings.FEED_PREFIX}:t:{topic}"
+def group(topic: str) -> str:
+    """The layer's group of ``topic`` (the layer adds ``FEED_PREFIX``)."""
+    return f"t.{topic}"
 
 
-def control_channel() -> str:
-    """The channel every worker listens to whatever its screens follow (presence news)."""
-    return f"{settings.FEED_PREFIX}:control"
+CONTROL_GROUP = "control"  # every worker's hub, whatever its screens follow (presence news)
 
 
-_client = None
-_client_lock = threading.Lock()
-
-
-def redis_client():
-    """This process's Redis client for publishing from any thread (``None``: no Redis, one
-    process: the screens are all here)."""
-    global _client
-    url = getattr(settings, "REDIS_URL", "")
-    if not url:
+def remote_layer():
+    """The channel layer that reaches the other workers, or None: one process, the screens
+    are all here (the in-memory layer crosses nothing)."""
+    layer = get_channel_layer()
+    if layer is None or isinstance(layer, InMemoryChannelLayer):
         return None
-    with _client_lock:
-        if _client is None or _client.url != url:
-            _client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
-            _client.url = url
-        return _client
+    return layer
 
 
 # This process's hubs (one per event loop that has screens, ``feed.hub``): each takes
@@ -125,34 +118,95 @@ def deliver_here(messages: list[Message]) -> None:
         hub.receive_threadsafe(messages)
 
 
+class _PublishingLoop:
+    """An event loop of this process's own, on a thread, for publishing where no hub runs
+    one (a management command; a worker with no screen open): one loop and one Redis
+    connection for the process, not one per publish as ``async_to_sync`` would make."""
+
+    def __init__(self):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.name = "feed-publish"
+        self.thread.start()
+
+
+_publishing: _PublishingLoop | None = None
+_publishing_lock = threading.Lock()
+
+
+def _publishing_loop() -> asyncio.AbstractEventLoop:
+    global _publishing
+    with _publishing_lock:
+        if _publishing is None:
+            _publishing = _PublishingLoop()
+        return _publishing.loop
+
+
+def _hub_loop() -> asyncio.AbstractEventLoop | None:
+    for hub in list(_hubs):
+        if not hub.closed and hub.loop.is_running():
+            return hub.loop
+    return None
+
+
 def _forked() -> None:
     """A forked child (a test's live server, a pre-forking server) is another worker: its own
-    id, no hub of the parent's loops, no Redis connection of the parent's."""
-    global WORKER, _client, _hubs
+    id, no hub of the parent's loops, no publishing loop of the parent's."""
+    global WORKER, _hubs, _publishing, _publishing_lock
     WORKER = secrets.token_hex(6)
-    _client = None
     _hubs = weakref.WeakSet()
+    _publishing, _publishing_lock = None, threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forked)
 
 
+_unsent: set[str] = set()  # topics whose messages did not reach the other workers
+_unsent_lock = threading.Lock()
+
+
+def unsent_take() -> list[str]:
+    """The topics some publish failed for since last asked (their screens elsewhere should
+    compare with the database once the layer works again: ``feed.hub``)."""
+    with _unsent_lock:
+        topics = sorted(_unsent)
+        _unsent.clear()
+    return topics
+
+
+async def _send(layer, payloads: list[dict]) -> None:
+    for done, payload in enumerate(payloads):
+        try:
+            await layer.group_send(group(payload["t"]), payload)
+        except Exception:
+            metrics.SEND_FAILURES.inc()
+            log.exception("publishing %d message(s) to the other workers failed", len(payloads))
+            with _unsent_lock:
+                _unsent.update(p["t"] for p in payloads[done:] if p.get("s") is not None)
+            for hub in list(_hubs):
+                hub.layer_failed()
+            return
+
+
 def publish(messages: list[Message]) -> None:
     """Send ``messages`` to every screen that follows their topics: this process's at once,
-    the other workers' through Redis. A failure is logged and counted; it never undoes a
-    commit (the screens heal at their next ``sync``)."""
+    the other workers' through the channel layer. A failure is logged and counted; it never
+    undoes a commit (the screens heal at their next ``sync``)."""
     if not messages:
         return
     deliver_here(messages)
     metrics.FEED_MESSAGES.labels("published").inc(len(messages))
-    client = redis_client()
-    if client is None:
+    layer = remote_layer()
+    if layer is None:
         return
-    try:
-        with client.pipeline(transaction=False) as pipe:
-            for message in messages:
-                pipe.publish(channel(message.topic), message.encode())
-            pipe.execute()
+    payloads = [message.as_layer() for message in messages]
+    loop = _hub_loop()
+    if loop is not None:  # scheduled on the screens' loop; the commit does not wait
+        asyncio.run_coroutine_threadsafe(_send(layer, payloads), loop)
+        return
+    future = asyncio.run_coroutine_threadsafe(_send(layer, payloads), _publishing_loop())
+    try:  # no screens here: wait, so a command's process does not end before it is out
+        future.result(timeout=5)
     except Exception:
         metrics.SEND_FAILURES.inc()
-        log.exception("publishing %d message(s) to the other workers failed", len(messages))
+        log.exception("publishing %d message(s) timed out", len(messages))

@@ -5,9 +5,9 @@ Each worker counts its own screens exactly (a screen adds its pairs when it foll
 and removes them when it leaves). The other workers' pairs are learned through Redis: every
 worker writes its set under its own key every ``PRESENCE_SHARE_SECONDS`` (it expires if the
 worker dies) and reads the others' at the same pace, and a pair that is new in a worker is
-announced at once on the control channel (``feed.hub``). A screen whose pair was not yet
-known where a change was rendered finds its pair missing from the message and gets its full
-state instead (``feed.consumers``): presence can lag, a screen cannot fall behind.
+announced at once to the control group of the channel layer (``feed.hub``). A screen whose
+pair was not yet known where a change was rendered finds its pair missing from the message
+and gets its full state instead (``feed.consumers``): presence can lag, a screen cannot fall behind.
 
 The same module counts each person's open screens (``SCREENS_PER_PERSON``), in Redis when
 there is one (a person's screens may be on several workers), else here.
@@ -25,7 +25,6 @@ import redis.asyncio
 from django.conf import settings
 
 from feed import bus
-from feed.bus import redis_client
 
 PRESENCE_SHARE_SECONDS = 10
 PRESENCE_SECONDS = 150  # a person's screen count: refreshed by the open screen
@@ -38,8 +37,9 @@ _screens: dict[int, dict[str, float]] = {}
 
 def _forked() -> None:
     """A forked child has no screens of its own yet (``feed.bus`` gives it its own id)."""
-    global _lock, _remote
+    global _lock, _remote, _client, _client_lock
     _lock = threading.Lock()
+    _client, _client_lock = None, threading.Lock()
     _local.clear()
     _remote = {}
     _screens.clear()
@@ -97,6 +97,24 @@ def remote_replace(pairs: dict[str, set[str]]) -> None:
     global _remote
     with _lock:
         _remote = pairs
+
+
+_client = None
+_client_lock = threading.Lock()
+
+
+def redis_client():
+    """This process's Redis client for the presence keys from any thread (``None``: no
+    Redis, one process)."""
+    global _client
+    url = getattr(settings, "REDIS_URL", "")
+    if not url:
+        return None
+    with _client_lock:
+        if _client is None or _client.url != url:
+            _client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+            _client.url = url
+        return _client
 
 
 def _worker_key(worker: str) -> str:

@@ -154,11 +154,16 @@ class PrivateRedis:
 
 def _serve_with_redis(db_name: str, redis_url: str, prefix: str) -> None:
     """Runs in a private daphne before it serves: the test database, the private Redis."""
+    from channels.layers import channel_layers as layers
     from django.conf import settings
+
+    from casino.settings import channel_layers
 
     _serve_test_database(db_name)
     settings.REDIS_URL = redis_url
     settings.FEED_PREFIX = prefix
+    settings.CHANNEL_LAYERS = channel_layers(redis_url, prefix)
+    layers.backends.clear()  # the parent's layer is not this worker's
 
 
 def start_daphne(db_name: str, redis_url: str, prefix: str) -> tuple[DaphneProcess, str]:

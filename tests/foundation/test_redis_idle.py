@@ -1,16 +1,19 @@
-"""Our ``redis<8`` pin, proved against real Redis: the feed's subscription (``feed.hub``)
-that waits idle for longer than 10 s still gets the next message another worker publishes
-(STYLE.md, "Known traps": redis-py 8 changed connection defaults that made idle channels-redis
-receivers time out every 5 s; the feed's own subscriber uses redis-py the same way)."""
+"""Our ``redis<8`` pin and ``socket_timeout=None``, proved against real Redis: the feed's
+channel of channels-redis' ``RedisPubSubChannelLayer`` (``feed.hub``) that waits idle for
+longer than 10 s still gets the next message another worker publishes (STYLE.md, "Known
+traps": redis-py 8 changed connection defaults that made idle channels-redis receivers time
+out every 5 s)."""
 
 import asyncio
 import os
 import uuid
 
 import pytest
+from channels.layers import channel_layers
 
+from casino.settings import channel_layers as layer_settings
 from feed import hub as hubs
-from feed.bus import Message, channel
+from feed.bus import Message, group
 from tests.conftest import require_service
 
 REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
@@ -44,20 +47,22 @@ class Screen:
 async def test_an_idle_subscription_still_gets_messages_after_more_than_10_seconds(settings):
     if not await _reachable(REDIS_URL):
         require_service(f"Redis is not reachable at {REDIS_URL}")
-    import redis.asyncio
-
+    prefix = f"feed-idle-{uuid.uuid4().hex[:8]}"
     settings.REDIS_URL = REDIS_URL
-    settings.FEED_PREFIX = f"feed-idle-{uuid.uuid4().hex[:8]}"
+    settings.FEED_PREFIX = prefix
+    settings.CHANNEL_LAYERS = layer_settings(REDIS_URL, prefix)
+    # Another worker: a layer of its own on the same Redis.
+    other_worker = channel_layers.make_backend("default")
     hub = hubs.current()
     screen = Screen()
-    other_worker = redis.asyncio.Redis.from_url(REDIS_URL)
     try:
         await hub.follow("table.1", screen, "live:en")
+        await hub.listener.ready.wait()
         await asyncio.sleep(IDLE_SECONDS)  # the subscription's connection is idle from here on
-        raw = Message(topic="table.1", seq=7, fragments={"live:en": "<p>7</p>"}).encode()
-        await other_worker.publish(channel("table.1"), raw.replace('"w":"', '"w":"other-'))
+        payload = Message(topic="table.1", seq=7, fragments={"live:en": "<p>7</p>"}).as_layer()
+        await other_worker.group_send(group("table.1"), {**payload, "w": "other-worker"})
         got = await asyncio.wait_for(screen.got.get(), 5)
         assert (got.seq, got.fragments) == (7, {"live:en": "<p>7</p>"})
     finally:
         await hub.unfollow("table.1", screen, "live:en")
-        await other_worker.aclose()
+        await other_worker.flush()
