@@ -154,6 +154,25 @@ def _advance(head: AuditChain, seq: int, digest: str) -> None:
     head.save(update_fields=["length", "head", "mac"])
 
 
+def link_after(record, *, key: str, length: int, head: str) -> tuple[int, str, str]:
+    """Make ``record`` (not saved yet) the link after ``(length, head)`` of chain ``key`` —
+    the same link :meth:`Chained.save` would make — when the caller read the chain's head
+    itself and holds its other writers off (a table's round events: under the table's live
+    row lock). Returns the head's new ``(length, head, mac)`` for the caller to store with
+    its own writes; the record is then inserted as it is (not through ``save``)."""
+    seq = length + 1
+    record.audit_chain, record.audit_seq, record.audit_prev = key, seq, head
+    record.audit_hash = record_hash(record)
+    return seq, record.audit_hash, _mac("head", key, str(seq), record.audit_hash)
+
+
+def chain_head_ensure(key: str, day: dt.date) -> tuple[int, int, str]:
+    """The head ``(id, length, head)`` of chain ``key``, made if it does not exist yet (a
+    new gaming day's first link)."""
+    head, _created = AuditChain.objects.get_or_create(key=key, defaults={"gaming_day": day})
+    return head.pk, head.length, head.head
+
+
 class Chained(models.Model):
     """A record that is a link of a hash chain from its creation (see the module's doc).
 

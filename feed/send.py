@@ -110,6 +110,18 @@ def send_on_commit(
     return seq
 
 
+def said(topic: str, *, using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Has this transaction said ``topic`` already (its sequence moved)?"""
+    connection = transaction.get_connection(using)
+    pending = getattr(connection, "_feed_pending", None)
+    return bool(
+        pending is not None
+        and connection.in_atomic_block
+        and topic in pending.topics
+        and _registered(pending, using)
+    )
+
+
 def deliver(topics: dict[str, Said], controls: list[tuple[str, dict]]) -> None:
     """Render each topic once and publish everything (controls first: a screen that may no
     longer show a topic closes before its new state arrives)."""

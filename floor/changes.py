@@ -43,6 +43,7 @@ def table_changed(
     round_open: bool | None = None,
     round_number: int | None = None,
     state: object | None = None,
+    seq: int | None = None,
     using: str = DEFAULT_DB_ALIAS,
 ) -> None:
     """What the screens of ``table_id`` show has changed in this transaction.
@@ -52,13 +53,15 @@ def table_changed(
     duty administrators' floor shows it too (money, alerts, requests, staff). ``round_open``
     (with ``round_number``) is given by the live table when a round opens or ends.
     ``state``: what the caller holds of the table's state as it commits (the live table's
-    locked row), handed to the renderer so it need not read it again.
+    locked row), handed to the renderer so it need not read it again. ``seq``: the caller
+    moved the table topic's sequence in its own statement (``feed.sequences.topic_next_sql``)
+    and this is the first word of the table in the transaction.
     """
     moved = None
     if board or round_open is not None:
         moved = _board_update(table_id, board, round_open, round_number, using)
     event = {"board": board, "state": state, "feed": moved}
-    send_on_commit(table_topic(table_id), event, using=using)
+    send_on_commit(table_topic(table_id), event, seq=seq, using=using)
     if duty:
         send_on_commit(DUTY_TOPIC, {"tables": [int(table_id)]}, using=using)
 

@@ -120,6 +120,13 @@ class Round(models.Model):
         return self.status not in (self.Status.CLOSED, self.Status.VOIDED)
 
 
+def round_chain_of(table_id: int, when) -> tuple[str, object]:
+    """The chain a table's round event made at ``when`` is a link of, and its gaming day:
+    one per table and gaming day."""
+    day = gaming_day_of(when)
+    return f"round_events:{int(table_id)}:{day}", day
+
+
 class RoundEvent(Chained):
     """One accepted command of a round, with the engine events it caused. Append-only, and a
     link of its table's hash chain for the gaming day (cashdesk/audit.py)."""
@@ -138,8 +145,7 @@ class RoundEvent(Chained):
     audit_fields = ("round", "seq", "type", "payload", "actor", "created_at", "version")
 
     def audit_chain_of(self):
-        day = gaming_day_of(self.created_at)
-        return f"round_events:{self.round.table_id}:{day}", day
+        return round_chain_of(self.round.table_id, self.created_at)
 
     class Meta:
         ordering = ["round", "seq"]

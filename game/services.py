@@ -1,17 +1,21 @@
 """Write paths of the live table: every command goes through :func:`command_submit`.
 
 One transaction per command: lock the table's live row (``SELECT ... FOR UPDATE`` on
-PostgreSQL; SQLite serialises writers itself), check the person's role and assignment, the
-command id and — for a command that changes the round or the shoe — the round version the
-screen showed; let the table layer and the engine decide; append the event, save the round
-and the shoe, move the round version, and say what changed (``floor.changes``: the screens
-are published once, after the commit).
+PostgreSQL; SQLite serialises writers itself) reading the person's role and assignment and
+the head of the table's round-event chain in the same statement; check — for a command that
+changes the round or the shoe — the round version the screen showed; let the table layer
+and the engine decide; then append the event with its chain link, save the round and the
+shoe, move the round version, record the command id (``INSERT … ON CONFLICT DO NOTHING``)
+and move the table topic's sequence — as one statement on PostgreSQL (``game.writes``) —
+and say what changed (``floor.changes``: the screens are published once, after the
+commit). A refused command whose id was accepted before (a tap sent again after a
+reconnect) is answered with its first outcome.
 
 Two numbers: the **round version** (``LiveTable.version``) moves only with commands that
 change the round or the shoe, and a command of that kind must carry it
 (``expected_version``); a cash-in, a tip, an alert, a note, a reservation or a staff
-change never makes a croupier's next tap stale. The **screen sequence**
-(``floor.TableFeed.seq``) moves with every change a screen shows and orders the fragments.
+change never makes a croupier's next tap stale. The **screen sequence** (the table topic's,
+``feed.Topic``) moves with every change a screen shows and orders the fragments.
 """
 
 from __future__ import annotations
@@ -26,12 +30,16 @@ from datetime import timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
+from django.db.models import Subquery
 from django.utils import timezone
 
+from cashdesk.audit import AuditChain, chain_head_ensure, link_after
 from cashdesk.services import round_result_record
 from feed import metrics
+from feed.send import said
+from feed.sequences import topic_next_sql
 from floor.alerts import alert_raise
-from floor.changes import table_changed
+from floor.changes import table_changed, table_topic
 from floor.errors import Refused
 from floor.models import Alert
 from floor.parsing import amount as parse_amount
@@ -40,11 +48,12 @@ from game import live, players
 from game.configuration import house_edge, table_rules
 from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, EngineError, ShoeState
-from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe
+from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe, round_chain_of
 from game.presenters import card_name, shoe_before_opening
+from game.writes import Writes
 from staff import seats
 from staff.roles import Role, TableRole
-from staff.selectors import table_role_for
+from staff.selectors import table_role_subquery
 from staff.services import replacement_hand_over_due
 from tables import chips
 from tables.models import Table
@@ -137,6 +146,8 @@ class _Context:
     actor: object
     role: str
     command: _Command
+    now: object = None
+    writes: Writes = field(default_factory=Writes)
     board: bool = False  # something besides the round changed (the publisher re-reads it)
     round_open: bool | None = None
     announced: bool = False  # the handler said itself what changed (floor.changes)
@@ -144,6 +155,20 @@ class _Context:
     def next_version(self) -> int:
         self.live_row.version += 1
         return self.live_row.version
+
+    def append_event(self, event: RoundEvent) -> None:
+        """Make ``event`` the next link of the table's round-event chain of the day (its
+        head was read with the lock; the table's lock keeps other writers off) and add it,
+        and the head's move, to this command's writes."""
+        row = self.live_row
+        key, day = round_chain_of(self.table.pk, event.created_at)
+        if getattr(row, "chain_key", None) != key or row.chain_id is None:
+            row.chain_id, row.chain_length, row.chain_head = chain_head_ensure(key, day)
+            row.chain_key = key
+        length, head, mac = link_after(event, key=key, length=row.chain_length, head=row.chain_head)
+        row.chain_length, row.chain_head = length, head
+        self.writes.insert(event)
+        self.writes.update(AuditChain, row.chain_id, length=length, head=head, mac=mac)
 
 
 def command_submit(*, table_id: int, actor, command) -> Outcome:
@@ -160,6 +185,8 @@ def command_submit(*, table_id: int, actor, command) -> Outcome:
     started = time.perf_counter()
     try:
         outcome = _submit(table_id, actor, parsed)
+    except _Answered as answered:
+        outcome = answered.outcome
     except Refused as refusal:
         return _refused(table_id, refusal, parsed.action)
     except EngineError as error:
@@ -180,58 +207,127 @@ def command_submit(*, table_id: int, actor, command) -> Outcome:
     return outcome
 
 
-def _submit(table_id: int, actor, command: _Command) -> Outcome:
-    with transaction.atomic():
-        live_row = (
-            LiveTable.objects.select_for_update(of=("self",))
-            .select_related("table", "table__feed", "current_round", "current_shoe")
-            .filter(pk=table_id)
-            .first()
+class _Answered(Exception):  # noqa: N818 - not an error: the transaction's answer
+    """A refused command whose id was accepted before: its first outcome (raised so that
+    the transaction rolls back whatever the handler did)."""
+
+    def __init__(self, outcome: Outcome):
+        self.outcome = outcome
+
+
+def _lock(table_id: int, actor, when) -> LiveTable | None:
+    """The table's live row, locked (``SELECT … FOR UPDATE``), with its table, board,
+    current round and shoe, the person's role at the table (``actor_role``) and the head
+    of the table's round-event chain of the day (``chain_*``) — one statement."""
+    key, _day = round_chain_of(table_id, when)
+    chain = AuditChain.objects.filter(key=key)
+    row = (
+        LiveTable.objects.select_for_update(of=("self",))
+        .select_related("table", "table__feed", "current_round", "current_shoe")
+        .annotate(
+            actor_role=table_role_subquery(user_id=actor.pk, table_ref="table_id"),
+            chain_id=Subquery(chain.values("pk")[:1]),
+            chain_length=Subquery(chain.values("length")[:1]),
+            chain_head=Subquery(chain.values("head")[:1]),
         )
+        .filter(pk=table_id)
+        .first()
+    )
+    if row is not None:
+        row.chain_key = key
+    return row
+
+
+def _submit(table_id: int, actor, command: _Command) -> Outcome:
+    now = timezone.now()
+    with transaction.atomic():
+        if not actor.is_authenticated:
+            raise Refused("not_your_action")
+        live_row = _lock(table_id, actor, now)
         if live_row is None:
             raise Refused("bad_message")
         # Who may act comes first: a repeated id is answered only after the person's role
         # at this table allows the action now (a person who lost the role, or someone
         # replaying another's id, learns nothing from it).
-        role = table_role_for(user=actor, table=live_row.table)
+        role = live_row.actor_role
         if role is None or command.action not in ROLE_COMMANDS.get(role, ()):
             raise Refused("not_your_action")
-        previous = _previous_outcome(table_id, actor, command)
-        if previous is not None:
-            return previous
-        if command.action in ROUND_COMMANDS and command.expected != live_row.version:
-            raise Refused("stale")
         ctx = _Context(
-            table=live_row.table, live_row=live_row, actor=actor, role=role, command=command
+            table=live_row.table,
+            live_row=live_row,
+            actor=actor,
+            role=role,
+            command=command,
+            now=now,
         )
         try:
-            HANDLERS.get(command.action, _round_command)(ctx)
-        except (ValueError, TypeError, ArithmeticError) as error:
-            # Input no check foresaw: refuse it (nothing is saved) rather than drop the
-            # screen's socket; the log keeps the detail for a fix.
-            log.warning("command %s refused as unreadable: %r", command.action, error)
-            raise Refused("bad_message") from error
-        if command.action in ROUND_COMMANDS:
-            live_row.save(update_fields=["version", "current_round", "current_shoe", "updated_at"])
-        outcome = Outcome(ok=True, version=live_row.version)
-        Command.objects.create(
-            id=command.id,
-            table_id=table_id,
-            actor=actor,
-            action=command.action,
-            outcome=outcome.to_dict(),
-        )
-        if not ctx.announced:
-            table_changed(
-                table_id,
-                board=ctx.board,
-                round_open=ctx.round_open,
-                round_number=live_row.current_round.number if ctx.round_open else None,
-                # A round command changed only the round and the shoe of the row loaded
-                # here: the publisher renders from it instead of reading it again.
-                state=live_row if command.action not in HANDLERS else None,
-            )
+            return _act(ctx)
+        except (Refused, EngineError) as refusal:
+            # A command sent again (a tap replayed after a reconnect) is refused — stale,
+            # or by its handler — when its first time was accepted: answer that instead.
+            previous = _previous_outcome(table_id, actor, command)
+            if previous is not None:
+                raise _Answered(previous) from refusal
+            raise
+
+
+def _act(ctx: _Context) -> Outcome:
+    command, live_row = ctx.command, ctx.live_row
+    if command.action in ROUND_COMMANDS and command.expected != live_row.version:
+        raise Refused("stale")
+    try:
+        HANDLERS.get(command.action, _round_command)(ctx)
+    except (ValueError, TypeError, ArithmeticError) as error:
+        # Input no check foresaw: refuse it (nothing is saved) rather than drop the
+        # screen's socket; the log keeps the detail for a fix.
+        log.warning("command %s refused as unreadable: %r", command.action, error)
+        raise Refused("bad_message") from error
+    outcome = Outcome(ok=True, version=live_row.version)
+    _finish(ctx, outcome)
     return outcome
+
+
+def _finish(ctx: _Context, outcome: Outcome) -> None:
+    """The command's last writes, with whatever its handler left (``ctx.writes``): the live
+    row, the command's id and outcome (``ON CONFLICT DO NOTHING``: taken meanwhile means
+    a repeat — rolled back, answered with the first outcome) and the table topic's
+    sequence; then the word that the table changed (``floor.changes``)."""
+    command, live_row, writes = ctx.command, ctx.live_row, ctx.writes
+    if command.action in ROUND_COMMANDS:
+        writes.update(
+            LiveTable,
+            live_row.pk,
+            version=live_row.version,
+            current_shoe=live_row.current_shoe_id,
+            current_round=live_row.current_round_id,
+            updated_at=ctx.now,
+        )
+    record = Command(
+        id=command.id,
+        table_id=ctx.table.pk,
+        actor_id=ctx.actor.pk,
+        action=command.action,
+        outcome=outcome.to_dict(),
+    )
+    writes.insert(record, returning="command", conflict_nothing=True)
+    topic = table_topic(ctx.table.pk)
+    fold = not ctx.announced and not said(topic)
+    if fold:  # the first word of the table in the transaction: its sequence moves here
+        writes.raw(*topic_next_sql(topic), returning="seq")
+    done = writes.run()
+    if done.get("command") is None:
+        raise IntegrityError("the command id was taken meanwhile")
+    if not ctx.announced:
+        table_changed(
+            ctx.table.pk,
+            board=ctx.board,
+            round_open=ctx.round_open,
+            round_number=live_row.current_round.number if ctx.round_open else None,
+            # A round command changed only the round and the shoe of the row loaded
+            # here: the publisher renders from it instead of reading it again.
+            state=live_row if command.action not in HANDLERS else None,
+            seq=done.get("seq") if fold else None,
+        )
 
 
 def _previous_outcome(table_id: int, actor, command: _Command) -> Outcome | None:
@@ -372,17 +468,21 @@ def _alert_for(ctx: _Context, round_row: Round, events: list[dict]) -> None:
 
 
 def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> None:
-    """Append the event, save the round's snapshot and the shoe; at the round's end, its
-    result for the reports and the round boundary (a croupier's hand-over)."""
+    """Append the event, save the round's snapshot and the shoe (with the command's other
+    writes, ``game.writes``); at the round's end, its result for the reports and the round
+    boundary (a croupier's hand-over)."""
     version = ctx.next_version()
     round_row.events_count += 1
-    RoundEvent.objects.create(
-        round=round_row,
-        seq=round_row.events_count,
-        type=command["action"],
-        payload={"command": command, "events": events},
-        actor=ctx.actor,
-        version=version,
+    ctx.append_event(
+        RoundEvent(
+            round=round_row,
+            seq=round_row.events_count,
+            type=command["action"],
+            payload={"command": command, "events": events},
+            actor=ctx.actor,
+            version=version,
+            created_at=ctx.now,
+        )
     )
     round_row.snapshot = state.to_dict()
     round_row.status = state.status
@@ -390,21 +490,15 @@ def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> No
     round_row.total_bet = sum(state.engine.bets.values(), Decimal(0))
     ended = state.status in ("closed", "voided")
     if ended:
-        round_row.closed_at = timezone.now()
+        round_row.closed_at = ctx.now
         # A voided round's result is what was paid at once and stays paid (game.live).
         round_row.players_net = (
             state.engine.net if state.status == "closed" else state.paid_at_once_net
         )
-    round_row.save(
-        update_fields=[
-            "events_count",
-            "snapshot",
-            "status",
-            "version",
-            "total_bet",
-            "closed_at",
-            "players_net",
-        ]
+    ctx.writes.update(
+        Round,
+        round_row.pk,
+        **{name: getattr(round_row, name) for name in ROUND_SAVED},
     )
     current_shoe = ctx.live_row.current_shoe
     shoe = current_shoe if current_shoe and current_shoe.pk == round_row.shoe_id else round_row.shoe
@@ -413,9 +507,21 @@ def _record(ctx: _Context, round_row: Round, command: dict, events, state) -> No
     if shoe_state != shoe.state or cut_out:
         shoe.state = shoe_state
         shoe.cut_card_out = cut_out or shoe.cut_card_out
-        Shoe.objects.filter(pk=shoe.pk).update(state=shoe.state, cut_card_out=shoe.cut_card_out)
+        ctx.writes.update(Shoe, shoe.pk, state=shoe.state, cut_card_out=shoe.cut_card_out)
     if ended:
+        ctx.writes.run()  # the round as it ended, before its result is recorded from it
         _round_ended(ctx, round_row, state)
+
+
+ROUND_SAVED = (
+    "events_count",
+    "snapshot",
+    "status",
+    "version",
+    "total_bet",
+    "closed_at",
+    "players_net",
+)
 
 
 def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> None:
@@ -486,13 +592,16 @@ def _open_round(ctx: _Context) -> None:
         version=version,
         opened_by=ctx.actor,
     )
-    RoundEvent.objects.create(
-        round=round_row,
-        seq=1,
-        type="open-round",
-        payload={"opening": opening},
-        actor=ctx.actor,
-        version=version,
+    ctx.append_event(
+        RoundEvent(
+            round=round_row,
+            seq=1,
+            type="open-round",
+            payload={"opening": opening},
+            actor=ctx.actor,
+            version=version,
+            created_at=ctx.now,
+        )
     )
     live_row.current_round = round_row
     ctx.round_open = True

@@ -4,12 +4,16 @@ from datetime import timedelta
 
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.db.models import F, QuerySet
+from django.db.models import Case, F, IntegerField, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from staff.models import ReplacementRequest, RotationPlan, TableAssignment, User
 from staff.roles import Role, TableRole
 from staff.throttle import delay_after
+
+# Which table role counts when a person holds more than one at a table (one seat per person
+# per table makes that an old record's case, staff/seats.py).
+TABLE_ROLE_ORDER = (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR)
 
 
 def current_assignments(*, user: User) -> QuerySet[TableAssignment]:
@@ -64,7 +68,7 @@ def table_role_for(*, user: User, table) -> str | None:
             user__groups__name=F("role"),
         ).values_list("role", flat=True)
     )
-    for role in (TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR):
+    for role in TABLE_ROLE_ORDER:
         if role in assigned:
             return role
     if not user.is_active:
@@ -73,6 +77,26 @@ def table_role_for(*, user: User, table) -> str | None:
         if user.has_role(role):
             return role
     return None
+
+
+def table_role_subquery(*, user_id: int, table_ref: str = "pk") -> Subquery:
+    """The table role :func:`table_role_for` finds for ``user_id`` (dealing, observing,
+    inspector; None: no current assignment held with its role, or the person inactive), as a
+    subquery of a query whose rows are tables (``table_ref``: the outer table id) — so the
+    live table's lock reads the role in the same statement."""
+    order = Case(
+        *(When(role=role, then=Value(n)) for n, role in enumerate(TABLE_ROLE_ORDER)),
+        default=Value(len(TABLE_ROLE_ORDER)),
+        output_field=IntegerField(),
+    )
+    held = TableAssignment.objects.filter(
+        user_id=user_id,
+        table_id=OuterRef(table_ref),
+        ends_at__isnull=True,
+        user__is_active=True,
+        user__groups__name=F("role"),
+    )
+    return Subquery(held.order_by(order).values("role")[:1])
 
 
 def hand_over_of(*, user: User, table) -> dict | None:
