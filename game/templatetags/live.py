@@ -1,6 +1,11 @@
+import threading
+from collections import OrderedDict
 from decimal import Decimal
 
 from django import template
+from django.template.loader import get_template
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from game import rule_fields
@@ -56,3 +61,51 @@ def rules_text(value) -> str:
         for key, item in sorted(rules.items())
     ]
     return "; ".join(parts)
+
+
+# -- one box of the table fragment, rendered once per distinct box ---------------------------
+
+BOX_TEMPLATE = "game/live.html#box"
+BOX_CACHE_SIZE = 4096  # distinct (box, language, …) renders kept per process (≈ 1.5 KB each)
+_boxes: OrderedDict[tuple, str] = OrderedDict()
+_boxes_lock = threading.Lock()
+
+
+def box_cache_clear() -> None:
+    with _boxes_lock:
+        _boxes.clear()
+
+
+@register.simple_tag(takes_context=True)
+def box_part(context, box: dict) -> str:
+    """One box of the table fragment (the ``box`` partial of game/live.html). A command
+    changes a box or two of seven: a box is rendered again only when something it shows
+    changed — its view (``presenters._boxes_view``: pure data), the round's phase, whether
+    it is reserved, the table's limits, the language — and otherwise comes from this
+    process's memory of its last renders. The fragment stays complete; only its rendering
+    is cheaper (tests/game/test_every_push_equals_a_fresh_render.py: every push, rendered with
+    the boxes remembered, equals a render from nothing, for every command kind)."""
+    table = context.get("table")
+    reserved = box["number"] in (context.get("reserved") or ())
+    limits = (str(getattr(table, "min_bet", "")), str(getattr(table, "max_bet", "")))
+    key = (get_language(), context.get("phase"), reserved, limits, repr(box))
+    with _boxes_lock:
+        html = _boxes.get(key)
+        if html is not None:
+            _boxes.move_to_end(key)
+            return html
+    html = mark_safe(  # noqa: S308 - a template's own (escaped) output
+        get_template(BOX_TEMPLATE).render(
+            {
+                "box": box,
+                "phase": context.get("phase"),
+                "reserved": context.get("reserved") or (),
+                "table": table,
+            }
+        )
+    )
+    with _boxes_lock:
+        _boxes[key] = html
+        while len(_boxes) > BOX_CACHE_SIZE:
+            _boxes.popitem(last=False)
+    return html

@@ -5,8 +5,10 @@ render of that screen is. A scripted round plays every command kind at a table o
 preset (standard, hole-card, open-cards); the table screens (in two languages), the tile and
 the duty floor watch it all.
 
-The pushes are captured at the bus (``feed.bus.publish``) as every worker would get them; a
-fresh render reads the database with the board cache forgotten."""
+The pushes are captured at the bus (``feed.bus.publish``) as every worker would get them,
+rendered as a worker renders them — with its memory of the boxes it rendered before
+(``game.templatetags.live.box_part``); a fresh render reads the database with the board cache
+and the boxes' renders forgotten."""
 
 import pytest
 
@@ -21,6 +23,7 @@ from game.live import TableRound
 from game.models import RatingSession
 from game.publish import render_fragment, table_view
 from game.selectors import boards_forget
+from game.templatetags.live import box_cache_clear
 from staff import services as staff_services
 from staff.roles import Role, TableRole
 from tables.services import alert_acknowledge
@@ -85,6 +88,7 @@ class Screens:
     def fresh(self, watched: str) -> str:
         """The screen's full state, read now, with nothing cached."""
         boards_forget()
+        box_cache_clear()
         fragment, language = watched.split(":")
         if fragment == "duty":
             return render_duty(duty_context(seq=duty_sequence()), language)
