@@ -269,6 +269,25 @@ class ResolveForm(CashDeskForm):
     second_password = forms.CharField(required=False, max_length=128, strip=False)
 
 
+CORRECTED_FIGURES = ("drop", "cash_in", "chip_count")
+
+
+class CorrectionConfirmForm(CashDeskForm):
+    """The second signature of a correction of a counted figure: which record (its kind and
+    id) and the second person's name and password."""
+
+    kind = forms.ChoiceField(
+        choices=[(k, k) for k in CORRECTED_FIGURES],
+        error_messages={
+            "required": _("No such correction."),
+            "invalid_choice": _("No such correction."),
+        },
+    )
+    object_id = IdField(message=_("No such correction."))
+    second = forms.CharField(required=False, max_length=150)
+    second_password = forms.CharField(required=False, max_length=128, strip=False)
+
+
 class DayCloseForm(CashDeskForm):
     """The close; with a waiver, its reason and two signatures (the duty administrator's
     own password, a pit boss's or another duty administrator's name and password)."""

@@ -305,7 +305,10 @@ class SlipCounter(models.Model):
 class DropCount(Chained):
     """The counted content of a table's cash box for a gaming day, entered by the duty
     administrator from the count. A correction is a new record pointing at the one it
-    replaces."""
+    replaces, signed by its author (``counted_by``) and confirmed by a second person with
+    his password (``confirmed_by``: another duty administrator or the table's inspector,
+    never one who entered any version of the figure). Until confirmed it is an open
+    exception and the reports keep the figure it would replace."""
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="drops", verbose_name=_("table")
@@ -325,6 +328,15 @@ class DropCount(Chained):
         related_name="replaced_by",
         verbose_name=_("replaces"),
     )
+    confirmed_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("correction confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("correction confirmed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("counted drop")
@@ -333,6 +345,17 @@ class DropCount(Chained):
         indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="dropcount_audit_link")]
 
     audit_fields = ("table", "gaming_day", "amount", "note", "counted_by", "entered_at", "replaces")
+    audit_state_fields = ("confirmed_by", "confirmed_at")
+
+    @property
+    def correction(self) -> bool:
+        return self.replaces_id is not None
+
+    @property
+    def in_force(self) -> bool:
+        """Whether this entry is a figure the reports may use: the first count, or a
+        correction a second person confirmed."""
+        return self.replaces_id is None or self.confirmed_at is not None
 
     def audit_chain_of(self):
         return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day

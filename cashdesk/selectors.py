@@ -166,6 +166,9 @@ class Figures:
     theoretical: Decimal = ZERO
     win: Decimal | None = None
     win_unknown: bool = False  # some part of the line had no computable win
+    # Figures of the line with a correction awaiting its second signature (the line shows
+    # the figure in force, and says so): "drop", "opener", "closer", "registered".
+    pending: set = field(default_factory=set)
 
     @property
     def drop_difference(self) -> Decimal | None:
@@ -197,6 +200,7 @@ class Figures:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.players_net += other.players_net
         self.theoretical += other.theoretical
+        self.pending |= other.pending
         incomplete = self.win_unknown or other.win_unknown or other.win is None
         for name in ("opener", "closer", "drop", "win"):
             mine, theirs = getattr(self, name), getattr(other, name)
@@ -288,6 +292,19 @@ def _received_slips(start: dt.datetime, end: dt.datetime):
     )
 
 
+def drops_in_force(drops) -> dict[tuple[int, dt.date], tuple[DropCount, DropCount]]:
+    """Per (table, gaming day): its newest drop entry and the entry in force — the newest
+    that is the first count or a confirmed correction. They differ while a correction
+    awaits its second signature. Each entry of a table-day replaces the one before it, so
+    the entries in the order they were made are the chain."""
+    out: dict[tuple[int, dt.date], tuple[DropCount, DropCount]] = {}
+    for d in drops.order_by("pk"):
+        key = (d.table_id, d.gaming_day)
+        in_force = d if d.in_force else out.get(key, (d, d))[1]
+        out[key] = (d, in_force)
+    return out
+
+
 def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.date], Figures]:
     """Figures per (table, gaming day) for the days ``first``..``last``; win = closer −
     opener + drop + credits − fills when the opener, the closer and the drop are known."""
@@ -318,10 +335,13 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
                 f.fills += slip["total"]
             else:
                 f.credits += slip["total"]
-    for a in DropCount.objects.filter(**days, replaced_by__isnull=True).values(
-        "table_id", "gaming_day", "amount"
-    ):
-        out[a["table_id"], a["gaming_day"]].drop = a["amount"]
+    for (table_id, day), (latest, in_force) in drops_in_force(
+        DropCount.objects.filter(**days)
+    ).items():
+        f = out[table_id, day]
+        f.drop = in_force.amount
+        if latest is not in_force:
+            f.pending.add("drop")
     for a in (
         RoundResult.objects.filter(**days)
         .values("table_id", "gaming_day")
@@ -523,6 +543,27 @@ def _drop_exception(d: DropCount, registered: Decimal) -> dict | None:
     return _stated(exception, {"drop": _content(d), "registered": str(registered)})
 
 
+def _pending_correction(exception: dict, record, *, was: Decimal, now: Decimal, author) -> dict:
+    """A correction of a counted figure awaiting its second signature: an open exception
+    that waits for the confirmation (nothing to resolve; confirming it closes it). ``was``
+    is the figure in force, ``now`` the corrected one, ``author`` who corrected it."""
+    exception.update(code="correction_pending", waiting="confirmation", was=was, now=now)
+    exception["author"] = author.display_name
+    return _stated(exception, {exception["kind"]: _content(record)})
+
+
+def _drop_exceptions(latest: DropCount, in_force: DropCount, registered) -> dict | None:
+    """A table-day's drop: its correction awaiting confirmation, or — the newest entry in
+    force — its difference from the registered cash-ins."""
+    if latest is in_force:
+        return _drop_exception(latest, registered or ZERO)
+    exception = {"kind": "drop", "object": latest, "table": latest.table}
+    exception.update(day=latest.gaming_day, difference=None)
+    return _pending_correction(
+        exception, latest, was=in_force.amount, now=latest.amount, author=latest.counted_by
+    )
+
+
 def _resolved() -> set[tuple[str, int, str]]:
     return set(Resolution.objects.values_list("kind", "object_id", "state_hash"))
 
@@ -570,11 +611,14 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
         .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
         .select_related("table")
     )
-    drops = list(DropCount.objects.filter(days, replaced_by__isnull=True).select_related("table"))
-    registered = _registered_box(drops)
+    drops = drops_in_force(DropCount.objects.filter(days).select_related("table", "counted_by"))
+    registered = _registered_box([latest for latest, _ in drops.values()])
     found = [_cash_in_exception(c) for c in cash_ins]
     found += [_slip_exception(s) for s in slips]
-    found += [_drop_exception(d, registered.get((d.table_id, d.gaming_day)) or ZERO) for d in drops]
+    found += [
+        _drop_exceptions(latest, in_force, registered.get(key))
+        for key, (latest, in_force) in drops.items()
+    ]
     return _unresolved(found, _resolved())
 
 
@@ -592,10 +636,17 @@ def exception_of(*, kind: str, object_id: int) -> dict | None:
     elif kind == "drop":
         d = (
             DropCount.objects.filter(pk=object_id, replaced_by__isnull=True)
-            .select_related("table")
+            .select_related("table", "counted_by")
             .first()
         )
-        found = d and _drop_exception(d, _registered_box([d]).get((d.table_id, d.gaming_day)))
+        if d is not None:
+            in_force = drops_in_force(
+                DropCount.objects.filter(table_id=d.table_id, gaming_day=d.gaming_day)
+            )[d.table_id, d.gaming_day][1]
+            registered = _registered_box([d]).get((d.table_id, d.gaming_day))
+            found = _drop_exceptions(d, in_force if in_force.pk != d.pk else d, registered)
+        else:
+            found = None
     else:
         return None
     if not found:
@@ -684,7 +735,9 @@ def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int
         .select_related(
             "table", "requested_by", "issued_by", "received_by", "voided_by", "void_confirmed_by"
         ),
-        "drops": DropCount.objects.filter(**flt).select_related("table", "counted_by"),
+        "drops": DropCount.objects.filter(**flt).select_related(
+            "table", "counted_by", "confirmed_by", "replaces"
+        ),
         "rounds": RoundResult.objects.filter(**flt)
         .values("table_id", "table__number")
         .annotate(

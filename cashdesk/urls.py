@@ -8,6 +8,7 @@ urlpatterns = [
     path("duty/", views.duty_home, name="duty_home"),
     path("duty/slips/issue/", views.slip_issue, name="slip_issue"),
     path("duty/exceptions/resolve/", views.resolve, name="resolve"),
+    path("duty/corrections/confirm/", views.correction_confirm, name="correction_confirm"),
     path("duty/day/close/", views.day_close, name="day_close"),
     path("duty/day/reopen/", views.day_reopen, name="day_reopen"),
     path("duty/drop/", views.drop, name="drop"),

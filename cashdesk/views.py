@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from cashdesk import exports, forms, selectors, services
 from cashdesk.charts import echarts_url, hold_chart, hour_chart
 from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
-from cashdesk.models import CashIn, GamingDayClose, Slip
+from cashdesk.models import CashIn, DropCount, GamingDayClose, Slip
 from cashdesk.publish import duty_context, duty_sequence
 from floor.paging import page_of
 from staff.access import role_required
@@ -375,6 +375,35 @@ def resolve(request):
     )
 
 
+def _correction_confirm(request, data: dict):
+    """The service that confirms the correction ``data`` names (its kind and id)."""
+    signature = {
+        "actor": request.user,
+        "request": request,
+        "second": data["second"],
+        "second_password": data["second_password"],
+    }
+    if data["kind"] == "drop":
+        drop = DropCount.objects.filter(pk=data["object_id"]).first()
+        if drop is None:
+            raise ValidationError(_("No such correction."))
+        return services.drop_correction_confirm(drop=drop, **signature)
+    raise ValidationError(_("No such correction."))
+
+
+@require_POST
+@role_required(Role.DUTY_ADMINISTRATOR)
+def correction_confirm(request):
+    """A correction of a counted figure confirmed by a second person with his password."""
+    return _duty_act(
+        request,
+        forms.CorrectionConfirmForm(request.POST),
+        "confirm",
+        lambda data: _correction_confirm(request, data),
+        _("Correction confirmed by a second person: it is the figure in force now."),
+    )
+
+
 @require_POST
 @role_required(Role.DUTY_ADMINISTRATOR)
 def day_close(request):
@@ -440,7 +469,15 @@ def drop(request):
                     actor=request.user,
                     note=data["note"],
                 ),
-                _("Counted drop entered."),
+                lambda drop: (
+                    _(
+                        "Correction recorded: it awaits a second person's confirmation (open "
+                        "exceptions on the duty home); until then the report keeps the figure "
+                        "in force."
+                    )
+                    if drop.correction
+                    else _("Counted drop entered.")
+                ),
             )
         except ValidationError as e:
             day = form.cleaned_data.get("gaming_day") or forms.today()
