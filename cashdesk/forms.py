@@ -213,6 +213,30 @@ class RecountForm(SentOnce):
         return cleaned
 
 
+class CashInCorrectForm(SentOnce):
+    """A correction of a cash-in's amount: the notes counted by denomination and why."""
+
+    cash_in = IdField(message=_("No such record at this table."))
+    note = forms.CharField(required=False, max_length=2000)
+
+    def clean(self):
+        cleaned = super().clean()
+        self.counts_into("notes", "note", str(_("notes")))
+        return cleaned
+
+
+class ChipCountCorrectForm(SentOnce):
+    """A correction of a chip count: the chips counted by denomination and why."""
+
+    count = IdField(message=_("No such record at this table."))
+    note = forms.CharField(required=False, max_length=2000)
+
+    def clean(self):
+        cleaned = super().clean()
+        self.counts_into("chips", "chip", str(_("chips")))
+        return cleaned
+
+
 class SlipRequestForm(SentOnce):
     kind = forms.ChoiceField(
         choices=Slip.Kind.choices,
@@ -269,7 +293,7 @@ class ResolveForm(CashDeskForm):
     second_password = forms.CharField(required=False, max_length=128, strip=False)
 
 
-CORRECTED_FIGURES = ("drop", "cash_in", "chip_count")
+CORRECTED_FIGURES = ("drop", "cash_in_correction", "chip_count")
 
 
 class CorrectionConfirmForm(CashDeskForm):

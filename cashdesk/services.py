@@ -482,54 +482,6 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     return drop
 
 
-def drop_correction_confirm(
-    *, drop: DropCount, actor, request=None, second: str = "", second_password: str = ""
-) -> DropCount:
-    """The second signature of a drop correction: a second person with his own password
-    (``second``: another duty administrator or the table's inspector; never the
-    correction's author nor anyone who entered an earlier version of the figure, never a
-    croupier of the table). Only the newest entry of the table-day, only a correction,
-    only once; the day must be open. ``actor`` is the duty administrator at the screen.
-    The password is checked before anything is locked (a wrong one is counted by the
-    sign-in throttle, never rolled back with a refusal); the record is checked again under
-    its table's lock."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
-    row = DropCount.objects.select_related("counted_by").get(pk=drop.pk)
-    _require_day_open(row.gaming_day)
-    _require_pending(row)
-    other = second_signer(
-        request=request,
-        identifier=second,
-        secret=second_password,
-        first=row.counted_by,
-        table_id=row.table_id,
-        authors=figure_authors({"kind": "drop", "object": row}),
-    )
-    with transaction.atomic():
-        _lock_table(row.table_id)  # no new correction or day close in between
-        row = DropCount.objects.select_for_update().get(pk=row.pk)
-        _require_day_open(row.gaming_day)
-        _require_pending(row)
-        row.confirmed_by = other
-        row.confirmed_at = timezone.now()
-        _save(row)
-        duty_changed()
-    return row
-
-
-def _require_pending(row) -> None:
-    """``row`` is a correction awaiting its confirmation (the newest of its figure)."""
-    if not row.correction:
-        raise Refused("not_a_correction", _("This is the first count, not a correction."))
-    if row.confirmed_at is not None:
-        raise Refused("signed", _("This correction is already confirmed."))
-    if hasattr(row, "replaced_by"):
-        raise Refused(
-            "superseded",
-            _("A newer correction replaced this one: confirm the newest, or correct it again."),
-        )
-
-
 WAITING_REFUSALS = {
     "confirmation": _lazy("the correction awaits a second person's confirmation"),
     "recount": _lazy("the observing croupier's blind recount is not done"),

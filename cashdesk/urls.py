@@ -22,6 +22,12 @@ urlpatterns = [
     path("tables/<id:table_id>/tip/", views.tip, name="tip"),
     path("tables/<id:table_id>/recount/", views.recount, name="recount"),
     path("tables/<id:table_id>/cash-in/confirm/", views.cash_in_confirm, name="cash_in_confirm"),
+    path("tables/<id:table_id>/cash-in/correct/", views.cash_in_correct, name="cash_in_correct"),
+    path(
+        "tables/<id:table_id>/chip-count/correct/",
+        views.chip_count_correct,
+        name="chip_count_correct",
+    ),
     path("tables/<id:table_id>/slips/request/", views.slip_request, name="slip_request"),
     path("tables/<id:table_id>/slips/receive/", views.slip_receive, name="slip_receive"),
     path("tables/<id:table_id>/slips/void/", views.slip_void, name="slip_void"),

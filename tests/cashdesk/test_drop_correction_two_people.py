@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from cashdesk import services
+from cashdesk import corrections, services
 from cashdesk.models import DropCount, GamingDayClose, Resolution
 from cashdesk.selectors import cash_report, open_exceptions
 from floor.errors import Refused
@@ -39,7 +39,7 @@ def _correct(table, crew, amount="1500", actor=None):
 
 
 def _confirm(correction, actor, second, password=None):
-    return services.drop_correction_confirm(
+    return corrections.drop_correction_confirm(
         drop=correction, actor=actor, **signed_by(second, password=password)
     )
 
