@@ -570,13 +570,15 @@ def _content(row) -> str:
     return content_of(row, (*row.audit_fields, *row.audit_state_fields))
 
 
-def _cash_in_exception(c: CashIn) -> dict | None:
+def _cash_in_exception(c: CashIn, corrections: list | None = None) -> dict | None:
     """A cash-in not recounted, mismatched, or going to the pit desk and not confirmed by the
     inspector (docs/sources.md#inspector-registers-cash); with a correction of its amount
     awaiting its second signature, that correction. A confirmed correction settles a
     mismatch: two people other than the dealer and the observer set the amount in force.
-    ``c.corrections`` is read in full (prefetched by the callers)."""
-    corrections = sorted(c.corrections.all(), key=lambda r: r.pk)
+    ``corrections``: its corrections (read from ``c.corrections`` when not given)."""
+    if corrections is None:
+        corrections = list(c.corrections.all())
+    corrections = sorted(corrections, key=lambda r: r.pk)
     if corrections and not corrections[-1].in_force:
         return _cash_in_correction_exception(c, corrections)
     registration = c.registration if hasattr(c, "registration") else None
@@ -744,8 +746,14 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
         CashIn.objects.filter(days)
         .filter(~Q(status=CashIn.Status.CONFIRMED) | unconfirmed | Q(pk__in=corrected))
         .select_related("table", "registration")
-        .prefetch_related(CORRECTIONS)
     )
+    cash_ins, corrections = list(cash_ins), defaultdict(list)
+    recounted = [c.pk for c in cash_ins if c.status != CashIn.Status.AWAITING_RECOUNT]
+    if recounted:  # a cash-in is corrected only after its recount: none to read otherwise
+        for r in CashInCorrection.objects.filter(cash_in_id__in=recounted).select_related(
+            "corrected_by"
+        ):
+            corrections[r.cash_in_id].append(r)
     slips = (
         Slip.objects.filter(days)
         .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
@@ -753,7 +761,7 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
     )
     drops = drops_in_force(DropCount.objects.filter(days).select_related("table", "counted_by"))
     registered = _registered_box([latest for latest, _ in drops.values()])
-    found = [_cash_in_exception(c) for c in cash_ins]
+    found = [_cash_in_exception(c, corrections[c.pk]) for c in cash_ins]
     found += [_slip_exception(s) for s in slips]
     found += [
         _drop_exceptions(latest, in_force, registered.get(key))
