@@ -363,6 +363,20 @@ def drops_in_force(drops) -> dict[tuple[int, dt.date], tuple[DropCount, DropCoun
     return out
 
 
+def _add_cash_in_corrections(out: dict, cash_ins) -> None:
+    """The cash-ins' confirmed corrections into each table-day's registered cash (to the
+    cash box or the pit desk), and a pending one marked on its line."""
+    for c in corrected_cash_ins(cash_ins):
+        f = out[c["table_id"], c["gaming_day"]]
+        box = c["destination"] == CashIn.Destination.CASH_BOX
+        if box:
+            f.registered += c["delta"]
+        else:
+            f.pit_cash += c["delta"]
+        if c["pending"]:
+            f.pending.add("registered" if box else "pit_cash")
+
+
 def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.date], Figures]:
     """Figures per (table, gaming day) for the days ``first``..``last``; win = closer −
     opener + drop + credits − fills when the opener, the closer and the drop are known."""
@@ -381,15 +395,7 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         f = out[a["table_id"], a["gaming_day"]]
         f.registered = _q(a["box"])
         f.pit_cash = _q(a["pit"])
-    for c in corrected_cash_ins(CashIn.objects.filter(**days)):
-        f = out[c["table_id"], c["gaming_day"]]
-        if c["destination"] == CashIn.Destination.CASH_BOX:
-            f.registered += c["delta"]
-        else:
-            f.pit_cash += c["delta"]
-        if c["pending"]:
-            box = c["destination"] == CashIn.Destination.CASH_BOX
-            f.pending.add("registered" if box else "pit_cash")
+    _add_cash_in_corrections(out, CashIn.objects.filter(**days))
     for a in Tip.objects.filter(**days).values("table_id", "gaming_day").annotate(s=Sum("amount")):
         out[a["table_id"], a["gaming_day"]].tips = _q(a["s"])
     # Fills and credits count on the gaming day the chips arrived or left (the receipt's

@@ -180,6 +180,10 @@ def test_a_drop_correction_on_the_duty_screens(
     )
     assert "awaits a second person" in answer.content.decode()
     correction = DropCount.objects.get(replaces__isnull=False)
+    report = client.get(f"/cash/reports/?day={today().isoformat()}").content.decode()
+    drop_cell = report.split('data-column="drop"')[2].split("</td>")[0]  # [1]: the heading
+    assert "2,000.00" in drop_cell and 'data-testid="correction-pending"' in drop_cell
+    assert 'data-testid="pending-legend"' in report
     page = client.get("/cash/duty/").content.decode()
     assert f'id="exception-drop-{correction.pk}-correction_pending"' in page
     assert 'data-testid="confirm-correction-form"' in page
