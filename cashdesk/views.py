@@ -87,7 +87,7 @@ def _table_page(request, table, table_role, *, failed: str = "", error: str = ""
         "inventory": selectors.inventory_checks(table=table, gaming_day=day),
         # corrections of a counted figure (two people: cashdesk.corrections)
         "correct_chips": forms.count_inputs(
-            "chip", chips, typed if failed == "chip_count_correct" else None
+            "chip", chips, typed if failed == "count_correct" else None
         ),
         "correct_notes": forms.count_inputs(
             "note", notes, typed if failed == "cash_in_correct" else None
@@ -221,7 +221,7 @@ def chip_count_correct(request, table, table_role):
         table,
         table_role,
         forms.ChipCountCorrectForm(request.POST),
-        "chip_count_correct",
+        "count_correct",  # (a Submission kind: at most 16 characters)
         lambda data: corrections.chip_count_correct(
             count=_object(ChipCount, table, data["count"]),
             counts=data["chips"],
