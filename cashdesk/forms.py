@@ -1,8 +1,9 @@
 """Every request of the cash desk is read here, once: ids, counts, amounts, gaming days and
 report periods become Python values or a refusal in words (the view answers 400 and saves
 nothing). Services still decide (who may act, what the figures must satisfy); a form only
-parses. Digits become a count in ``cashdesk.gaming.whole_number`` and an amount in
-``cashdesk.gaming.money``; the fields below wrap those, so every screen says the same."""
+parses. Digits become a count, an amount or a player card in the one parser
+(``floor.parsing``, through ``floor.forms`` and ``cashdesk.gaming``), so every screen — and
+the tablet's socket — says the same."""
 
 import datetime as dt
 
@@ -11,8 +12,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from cashdesk.gaming import gaming_day_of, money, whole_number
+from cashdesk.gaming import gaming_day_of, whole_number
 from cashdesk.models import CashIn, Resolution, Slip
+from floor.forms import AmountField, player_card_value
 from tables.models import Pit, Table
 
 ID_MAX = 2**63 - 1  # the largest key a database id column holds
@@ -94,13 +96,6 @@ class MonthField(forms.Field):
             )
 
 
-class AmountField(forms.Field):
-    """A positive amount of money (``cashdesk.gaming.money``: two decimals at most)."""
-
-    def to_python(self, value):
-        return money(value)
-
-
 class CashDeskForm(forms.Form):
     """A form of the cash desk: its refusal in one line, and what was typed kept for the
     page that shows the refusal."""
@@ -167,7 +162,7 @@ class SentOnce(CashDeskForm):
 
 
 class CashInForm(SentOnce):
-    player_card = forms.CharField(max_length=32, required=False)
+    player_card = forms.CharField(required=False, strip=False)
     destination = forms.ChoiceField(
         choices=CashIn.Destination.choices,
         required=False,
@@ -176,6 +171,9 @@ class CashInForm(SentOnce):
 
     def clean_destination(self):
         return self.cleaned_data.get("destination") or CashIn.Destination.CASH_BOX
+
+    def clean_player_card(self):
+        return player_card_value(self.cleaned_data.get("player_card"))
 
     def clean(self):
         cleaned = super().clean()

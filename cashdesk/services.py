@@ -32,7 +32,9 @@ from cashdesk.selectors import day_close_objections, exception_of, figure_author
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
+from floor.forms import player_card_value
 from floor.models import Alert
+from floor.parsing import box_number
 from staff.roles import Role, TableRole
 from staff.selectors import table_role_for
 from tables.formats import money as money_text
@@ -176,7 +178,7 @@ def cash_in_record(
         )
     if destination not in CashIn.Destination.values:
         raise Refused("bad_destination", _("Choose where the cash goes."))
-    player_card = (player_card or "").strip()
+    player_card = player_card_value(player_card)
     now = timezone.now()
     with transaction.atomic():
         if _lock_table(table.pk).status != Table.Status.OPEN:
@@ -287,24 +289,23 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
         raise Refused("table_closed", _("The table is not open."))
     value = money(amount)
     _bounded(value)
-    try:
-        box_number = int(box)
-    except (TypeError, ValueError):
+    number = box_number(box)
+    if number is None:
         raise Refused("bad_box", _("Choose a box."))
-    if box_number not in table.box_numbers:
-        raise Refused("bad_box", _("There is no box %(box)s at this table.") % {"box": box})
+    if number not in table.box_numbers:
+        raise Refused("bad_box", _("There is no box %(box)s at this table.") % {"box": number})
     note = (note or "").strip()[:500]
     last = (
         RoundResult.objects.filter(table=table, voided=False).order_by("-closed_at", "-pk").first()
     )
-    if not note and (last is None or box_number not in last.winning_boxes):
+    if not note and (last is None or number not in last.winning_boxes):
         raise Refused(
             "tip_note_required",
             _(
                 "Box %(box)s did not win the last round: a tip is part of a win. Write a "
                 "note saying why to record it."
             )
-            % {"box": box_number},
+            % {"box": number},
         )
     now = timezone.now()
     with transaction.atomic():
@@ -314,7 +315,7 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
             table=table,
             gaming_day=day,
             shift=shift,
-            box=box_number,
+            box=number,
             amount=value,
             recorded_by=actor,
             recorded_at=now,
@@ -327,7 +328,7 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
                 kind="tip_large",
                 params={
                     "amount": str(value),
-                    "box": box_number,
+                    "box": number,
                     "threshold": settings.TIP_ALERT_AMOUNT,
                 },
                 raised_by=actor,

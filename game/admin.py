@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from floor.admin import ReadOnlyAdmin
+from floor.forms import AmountField
 from game.configuration import CONFIG_FIELDS, table_configure
 from game.engine import Rules, RulesError
 from game.models import Player, RatingSession
@@ -14,6 +15,9 @@ from tables.models import Table
 
 
 class TableAdminForm(forms.ModelForm):
+    min_bet = AmountField(label=_("minimum bet"))
+    max_bet = AmountField(label=_("maximum bet"))
+
     class Meta:
         model = Table
         # No status: the lifecycle moves only through the checklists.

@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from floor.parsing import amount as parse_amount
-from floor.parsing import whole_number
+from floor import parsing
+from floor.forms import AmountField
 from game import rule_fields
 from game.configuration import CONFIG_FIELDS
 from game.engine import PRESETS, Rules, RulesError
@@ -31,6 +31,9 @@ class TableConfigForm(forms.ModelForm):
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
     )
+    # Limits typed as any amount is (floor.parsing: "1 500,50"; no "1e3", no "１００").
+    min_bet = AmountField(label=Table._meta.get_field("min_bet").verbose_name)
+    max_bet = AmountField(label=Table._meta.get_field("max_bet").verbose_name)
 
     class Meta:
         model = Table
@@ -98,17 +101,21 @@ class TableConfigForm(forms.ModelForm):
         return rule_fields.overrides_of(preset, chosen)
 
     def clean_chips(self):
+        """The chip set, each value read by the one parser and kept in its normalised
+        spelling (``"1 000"`` → ``"1000"``, ``"2,5"`` → ``"2.5"``): the par float's
+        denominations and the cash desk's counts match it as written."""
         out = []
         for part in self.cleaned_data.get("chips", "").replace(";", ",").split(","):
             part = part.strip()
             if not part:
                 continue
-            # floor.parsing.amount: finite (no NaN, no Infinity), in cents, below any sane
-            # bound, never a float; a chip is worth more than nothing.
-            value = parse_amount(part)
-            if value is None or value <= 0:
-                raise forms.ValidationError(_("%(value)s is not a chip value.") % {"value": part})
-            out.append(part)
+            try:
+                value = parsing.amount(part, positive=True)
+            except parsing.Unreadable:
+                raise forms.ValidationError(
+                    _("%(value)s is not a chip value.") % {"value": parsing.shown(part)}
+                ) from None
+            out.append(parsing.denomination_text(value))
         return out
 
     def clean_par(self):
@@ -117,12 +124,17 @@ class TableConfigForm(forms.ModelForm):
             if not line.strip():
                 continue
             key, sep, count = line.partition("=")
-            number = whole_number(count, high=MAX_CHIPS_OF_ONE_KIND)
-            if not sep or number is None:
+            try:
+                value = parsing.amount(key, positive=True)
+                number = parsing.count(count, high=MAX_CHIPS_OF_ONE_KIND) if sep else None
+            except parsing.Unreadable:
+                number = None
+            if number is None or not count.strip():
                 raise forms.ValidationError(
-                    _("Write each line as value = number of chips: %(line)s") % {"line": line}
+                    _("Write each line as value = number of chips: %(line)s")
+                    % {"line": parsing.shown(line, 40)}
                 )
-            out[key.strip()] = number
+            out[parsing.denomination_text(value)] = number
         return out
 
     def clean(self):

@@ -32,11 +32,12 @@ from game.engine import (
     Stand,
     action_to_dict,
 )
-from game.engine.actions import action_from_dict, to_amount
+from game.engine.actions import action_from_dict, to_chips
 from game.shares import split_pro_rata
 
 MAX_SHARES_PER_BOX = 3  # docs/sources.md#box-shared-by-up-to-three
-SEAT_MAX_LENGTH = 24
+SEAT_MAX_LENGTH = 24  # floor.parsing.SEAT_LABEL_MAX: this layer is pure Python
+PLAYER_CARD_MAX_LENGTH = 32
 
 # Commands a screen may send, and the engine action each one becomes (None: not the engine's).
 ENGINE_COMMANDS = {
@@ -81,23 +82,22 @@ def _int(value) -> int:
     raise LiveError(f"Not a box number: {value!r}", code="bad_action")
 
 
-CENT = Decimal("0.01")
-MAX_STAKE = Decimal("1e12")  # far above any table maximum: beyond it, input is an error
-
-
 def _chips(value, what: str) -> Decimal:
-    """An amount of chips: a whole number of cents, and not absurdly large (the engine then
-    checks it against the table's limits)."""
-    try:
-        amount = to_amount(value, what)
-        absurd = abs(amount) >= MAX_STAKE or amount != amount.quantize(CENT)
-    except ArithmeticError:  # beyond what decimal arithmetic holds
-        absurd = True
-    if absurd:
-        raise LiveError(
-            f"Not an amount of chips: {value!r}", code="bad_amount", amount=str(value)[:20]
-        )
-    return amount
+    """An amount of chips, as the one parser (``floor.parsing``) left it: a ``Decimal`` or
+    its spelling in cents (``"500.00"``, what the events keep). Only a type check here — the
+    engine's ``to_chips`` (whole cents, bounded); the table's limits come next."""
+    return to_chips(value, what)
+
+
+def _label(value, longest: int, code: str) -> str:
+    """A seat label or a player card as the one parser left it: a string of at most
+    ``longest`` characters (never cut here: the parser refused anything longer)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value.strip()) > longest:
+        shown = str(value)[:16]
+        raise LiveError(f"Not a label: {shown!r}", code=code, value=shown, longest=longest)
+    return value.strip()
 
 
 @dataclass
@@ -242,8 +242,10 @@ class TableRound:
 
     def _cmd_bet(self, command: dict) -> list[dict]:
         box = _int(command.get("box"))
-        seat = str(command.get("seat") or "").strip()[:SEAT_MAX_LENGTH]
-        player_card = str(command.get("player_card") or "").strip()[:32]
+        seat = _label(command.get("seat"), SEAT_MAX_LENGTH, "seat_too_long")
+        player_card = _label(
+            command.get("player_card"), PLAYER_CARD_MAX_LENGTH, "player_card_too_long"
+        )
         stake = _chips(command.get("stake"), "stake")
         if not seat:
             raise LiveError("Name the player's seat for this stake", code="seat_required")
@@ -288,7 +290,7 @@ class TableRound:
         if self.status != "betting":
             raise LiveError("Bets are closed", code="bets_closed")
         box = _int(command.get("box"))
-        seat = str(command.get("seat") or "").strip()[:SEAT_MAX_LENGTH]
+        seat = _label(command.get("seat"), SEAT_MAX_LENGTH, "seat_too_long")
         newcomer = next((n for n in self.newcomers() if n["box"] == box), None)
         if newcomer is None:
             raise LiveError(f"No newcomer on box {box}", code="no_newcomer", box=box)
@@ -337,7 +339,7 @@ class TableRound:
 
     def _cmd_remove_share(self, command: dict) -> list[dict]:
         box = _int(command.get("box"))
-        seat = str(command.get("seat") or "").strip()
+        seat = _label(command.get("seat"), SEAT_MAX_LENGTH, "seat_too_long")
         shares = [s for s in self.shares.get(box, []) if s.seat != seat]
         if len(shares) == len(self.shares.get(box, [])):
             raise LiveError(f"No stake of {seat!r} on box {box}", code="no_such_share", box=box)

@@ -8,6 +8,7 @@ engine's English message.
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from floor.forms import MESSAGES as TYPED_MESSAGES
 from game.presenters import card_name
 from tables.formats import chip_value, money
 
@@ -67,11 +68,7 @@ MESSAGES = {
     ),
     "no_such_session": gettext_lazy("That player is not seated at this table."),
     "session_closed": gettext_lazy("%(seat)s has already left the table."),
-    "bad_chips_taken": gettext_lazy(
-        "The chips taken must be an amount, such as 1500 or 1 500,50 (not “%(typed)s”)."
-    ),
     # table layer
-    "seat_required": gettext_lazy("Name the player's seat for this stake."),
     "box_full": gettext_lazy("Box %(box)s already has three players: no more can share it."),
     "no_such_share": gettext_lazy("There is no such stake on box %(box)s."),
     "nothing_to_correct": gettext_lazy(
@@ -149,6 +146,8 @@ MESSAGES = {
     "insurance_over_half": gettext_lazy(
         "Box %(box)s: insurance %(amount)s is over half the bet (%(max)s)."
     ),
+    # what was typed: amounts and labels refused by the one parser (floor.parsing)
+    **TYPED_MESSAGES,
 }
 
 
@@ -163,7 +162,10 @@ def error_text(code: str, params: dict | None = None, fallback: str = "") -> str
             shown[key] = card_name(shown[key])
     for key in MONEY_PARAMS:
         if shown.get(key) not in (None, ""):
-            shown[key] = money(shown[key]) or shown[key]
+            try:
+                shown[key] = money(shown[key]) or shown[key]
+            except ArithmeticError:  # not an amount any table has: shown as it came, short
+                shown[key] = str(shown[key])[:24]
     if shown.get("chips"):  # a chip set: "50,100,500" -> "50, 100, 500"
         shown["chips"] = ", ".join(chip_value(c) for c in str(shown["chips"]).split(","))
     try:

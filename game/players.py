@@ -31,14 +31,13 @@ from django.utils import timezone
 
 from cashdesk.gaming import gaming_day_of
 from cashdesk.models import CashIn
+from floor import parsing
 from floor.changes import table_changed
 from floor.errors import Refused
-from floor.parsing import amount as parse_amount
 from floor.parsing import whole_number
 from game.models import LiveTable, Player, RatingSession
 
-SEAT_MAX_LENGTH = 24
-CARD_MAX_LENGTH = 32
+CARD_MAX_LENGTH = parsing.PLAYER_CARD_MAX
 THEO = Decimal("0.0001")
 
 # -- writes (called by game.services.command_submit, inside the command's transaction) ---
@@ -51,10 +50,10 @@ def rating_session_open(*, live_row: LiveTable, actor, seat, card="") -> RatingS
     label or a player already seated here (``seat_taken``, ``player_seated``). A player
     seated at another table has moved: that session ends and this one continues it."""
     table = live_row.table
-    seat = str(seat or "").strip()[:SEAT_MAX_LENGTH]
-    card = str(card or "").strip()[:CARD_MAX_LENGTH]
-    if not seat:
-        raise Refused("seat_required")
+    try:  # the one parser (game.services read them already: this is a type check)
+        seat, card = parsing.seat_label(seat), parsing.player_card(card)
+    except parsing.Unreadable as error:
+        raise Refused(error.code, **error.params) from None
     player = None
     if card:
         player = Player.objects.filter(card=card).first()
@@ -94,8 +93,8 @@ def rating_session_open(*, live_row: LiveTable, actor, seat, card="") -> RatingS
 def rating_session_close(*, live_row: LiveTable, actor, session, chips_taken="") -> RatingSession:
     """The player left the table of ``live_row``: his session ends now, with the chips he
     took away (optional). Refused: no such session at this table (``no_such_session``), a
-    session already closed (``session_closed``), chips that are not an amount
-    (``bad_chips_taken``)."""
+    session already closed (``session_closed``), chips that are not an amount (the codes
+    of ``floor.parsing.amount``)."""
     number = whole_number(session, low=1)
     row = RatingSession.objects.filter(pk=number, table=live_row.table).first() if number else None
     if row is None:
@@ -103,10 +102,11 @@ def rating_session_close(*, live_row: LiveTable, actor, session, chips_taken="")
     if row.ended_at is not None:
         raise Refused("session_closed", seat=row.seat)
     chips = None
-    if str(chips_taken or "").strip():
-        chips = parse_amount(chips_taken)
-        if chips is None:
-            raise Refused("bad_chips_taken", typed=str(chips_taken)[:20])
+    if chips_taken not in (None, ""):
+        try:
+            chips = parsing.amount(chips_taken)
+        except parsing.Unreadable as error:
+            raise Refused(error.code, **error.params) from None
     row.ended_at, row.ended_by, row.chips_taken = timezone.now(), actor, chips
     row.save(update_fields=["ended_at", "ended_by", "chips_taken"])
     live_row.seated = max(live_row.seated - 1, 0)

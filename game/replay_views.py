@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 
+from floor.forms import AmountField
 from floor.parsing import whole_number
 from game import selectors
 from game.models import Round
@@ -54,15 +55,9 @@ class RoundSearchForm(forms.Form):
         label=_("Opened until"),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
-    min_total_bet = forms.DecimalField(
-        required=False, min_value=0, max_digits=14, decimal_places=2, label=_("Total bet at least")
-    )
-    min_result = forms.DecimalField(
-        required=False,
-        min_value=0,
-        max_digits=14,
-        decimal_places=2,
-        label=_("Result at least (won or lost)"),
+    min_total_bet = AmountField(required=False, positive=False, label=_("Total bet at least"))
+    min_result = AmountField(
+        required=False, positive=False, label=_("Result at least (won or lost)")
     )
     box = forms.IntegerField(required=False, min_value=1, max_value=9, label=_("Box"))
     alert = forms.BooleanField(required=False, label=_("With an alert during the round"))

@@ -30,11 +30,11 @@ from django.utils import timezone
 
 from cashdesk.services import round_result_record
 from feed import metrics
+from floor import parsing
 from floor.alerts import alert_raise
 from floor.changes import table_changed
 from floor.errors import Refused
 from floor.models import Alert
-from floor.parsing import amount as parse_amount
 from floor.parsing import box_number, whole_number
 from game import live, players
 from game.configuration import house_edge, table_rules
@@ -125,7 +125,50 @@ def command_parse(message) -> _Command | Refused:
         and not isinstance(v, bool)
         and len(str(v)) <= MAX_FIELD_LENGTH
     }
+    try:
+        fields.update(_typed_fields(action, message))
+    except parsing.Unreadable as error:
+        return Refused(error.code, **error.params)
     return _Command(id=command_id, action=action, expected=expected, fields=fields)
+
+
+# -- what a person typed: amounts and labels, read by the one parser (floor.parsing) ------
+
+
+def _stake(value) -> str:
+    return str(parsing.amount(value, positive=True))  # "1 500,5" -> "1500.50"
+
+
+def _chips_taken(value) -> str:
+    return "" if value in (None, "") else str(parsing.amount(value))
+
+
+def _seat(value) -> str:
+    return parsing.seat_label(value)
+
+
+def _seat_if_any(value) -> str:
+    return parsing.seat_label(value, required=False)
+
+
+# The typed fields of each command and their parser: every one is read, whatever its type,
+# before anything else is done with the command — a bad one refuses the whole command, and
+# the event keeps the normalised value ("100.00"), never the spelling.
+TYPED_FIELDS = {
+    "bet": {"stake": _stake, "seat": _seat, "player_card": parsing.player_card},
+    "newcomer-refused": {"stake": _stake, "seat": _seat},
+    "remove-share": {"seat": _seat},
+    "insure": {"amount": _stake},
+    "reserve": {"seat": _seat_if_any},
+    "player-in": {"seat": _seat, "player_card": parsing.player_card},
+    "player-out": {"chips_taken": _chips_taken},
+}
+
+
+def _typed_fields(action: str, message: dict) -> dict:
+    """The typed fields of ``action`` in ``message``, normalised; raises
+    ``parsing.Unreadable``."""
+    return {name: parse(message.get(name)) for name, parse in TYPED_FIELDS.get(action, {}).items()}
 
 
 @dataclass
@@ -285,17 +328,13 @@ def _round_command(ctx: _Context) -> None:
     if action in ("card", "correct-card") and simulated:
         raise Refused("manual_only")
     fields = ctx.command.fields
-    for name in ("stake", "amount"):
-        # An amount as the croupier types it in either language ("1 500,50" or "1500.50").
-        typed = parse_amount(fields.get(name)) if isinstance(fields.get(name), str) else None
-        if typed is not None:
-            fields[name] = str(typed)
     state = live.TableRound.from_dict(round_row.snapshot)
     if action == "bet":
         number = box_number(fields.get("box"))
         if number is not None and number in reserved_boxes(table=ctx.table):
             raise Refused("box_reserved", box=number)
-        _stake_in_chips(ctx.table, fields.get("stake"))
+    if action in ("bet", "newcomer-refused"):
+        _stake_in_chips(ctx.table, fields)
     if action == "cut-card-out" and not fields.get("confirmed"):
         _cut_card_not_early(ctx.live_row.current_shoe, state)
     if action == "close-bets" and not fields.get("occupancy_acknowledged"):
@@ -317,18 +356,22 @@ def _round_command(ctx: _Context) -> None:
         _alert_for(ctx, round_row, events)
 
 
-def _stake_in_chips(table: Table, stake) -> None:
-    """A stake is chips on the box: refuse an amount the table's chips cannot make (a
-    150.50 where the smallest chip is 50). A table without a chip set takes any amount."""
-    try:
-        amount = Decimal(str(stake).strip())
-    except (ArithmeticError, ValueError):
-        return  # not a number at all: the table layer refuses it with its own message
-    if amount.is_finite() and amount > 0 and not chips.payable(amount, table.chip_denominations):
+def _stake_in_chips(table: Table, fields: dict) -> None:
+    """A stake (parsed: ``TYPED_FIELDS``) is chips on the box: over the table's maximum it is
+    refused first, before any other arithmetic; then an amount the table's chips cannot
+    make (a 150.50 where the smallest chip is 50), counted per denomination. A table without
+    a chip set takes any amount."""
+    stake = Decimal(fields["stake"])
+    if stake > table.max_bet:
+        box = box_number(fields.get("box"))
+        raise Refused(
+            "bet_over_maximum", box=box if box is not None else "?", amount=stake, max=table.max_bet
+        )
+    if not chips.payable(stake, table.chip_denominations):
         chip_set = ",".join(
             str(d) for d in reversed(chips.denominations_of(table.chip_denominations))
         )
-        raise Refused("stake_not_in_chips", amount=str(amount), chips=chip_set)
+        raise Refused("stake_not_in_chips", amount=str(stake), chips=chip_set)
 
 
 def _cut_card_not_early(shoe, state: live.TableRound) -> None:

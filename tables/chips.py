@@ -11,7 +11,9 @@ exactly (3:2 on an odd stake) keeps the rest, which the screen shows beside the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+
+from floor import parsing
 
 CENT = Decimal("0.01")
 # Above this many smallest units the exact search gives way to the largest-chip-first rule
@@ -33,15 +35,13 @@ class Breakdown:
 
 def denominations_of(chip_set) -> list[Decimal]:
     """A table's chip set (``["25", "100", ...]``) as positive amounts, largest first,
-    without repeats; what is not an amount is left out."""
+    without repeats; what is not an amount (``floor.parsing``) is left out."""
     out = set()
     for value in chip_set or ():
         try:
-            amount = Decimal(str(value))
-        except (InvalidOperation, ValueError):
+            out.add(parsing.amount(value, positive=True))
+        except parsing.Unreadable:
             continue
-        if amount.is_finite() and amount > 0:
-            out.add(amount.quantize(CENT))
     return sorted(out, reverse=True)
 
 
@@ -49,8 +49,9 @@ def _cents(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value())
 
 
-def _fewest(target: int, units: list[int]) -> list[int] | None:
-    """The fewest chips (values in ``units``) summing to ``target`` exactly, or None."""
+def _fewest(target: int, units: list[int]) -> dict[int, int] | None:
+    """The fewest chips (values in ``units``) summing to ``target`` exactly, counted per
+    value, or None. Callers bound ``target`` (``EXACT_LIMIT``): the search is O(target)."""
     best = [0] + [None] * target
     last = [0] * (target + 1)
     for value in range(1, target + 1):
@@ -62,25 +63,36 @@ def _fewest(target: int, units: list[int]) -> list[int] | None:
                     last[value] = unit
     if best[target] is None:
         return None
-    picked = []
+    counts: dict[int, int] = {}
     while target:
-        picked.append(last[target])
+        counts[last[target]] = counts.get(last[target], 0) + 1
         target -= last[target]
-    return picked
+    return counts
 
 
-def _greedy(target: int, units: list[int]) -> tuple[list[int], int]:
-    picked = []
+def _greedy(target: int, units: list[int]) -> tuple[dict[int, int], int]:
+    """The largest chips first, counted per value (one division each: never a chip at a
+    time), and the rest."""
+    counts = {}
     for unit in units:
         count, target = divmod(target, unit)
-        picked.extend([unit] * count)
-    return picked, target
+        if count:
+            counts[unit] = count
+    return counts, target
 
 
 def breakdown(amount, chip_set) -> Breakdown:
     """The fewest chips of ``chip_set`` that make ``amount`` (a positive amount; the sign is
-    ignored), and the rest no chip covers. No chip set: everything is the rest."""
-    total = abs(Decimal(str(amount))).quantize(CENT)
+    ignored), and the rest no chip covers. No chip set: everything is the rest.
+
+    Counted per denomination with a division each, so the work does not grow with the
+    amount; the exact search for sets where the largest first misses is bounded by
+    ``EXACT_LIMIT``. ``amount`` is a ``Decimal`` (or what ``Decimal`` reads exactly) below
+    ``floor.parsing.MAX_AMOUNT``: parsing typed text is ``floor.parsing``'s."""
+    total = abs(Decimal(amount))
+    if not total.is_finite() or total >= parsing.MAX_AMOUNT:
+        raise ValueError(f"Not an amount of chips: {amount!r}")
+    total = total.quantize(CENT)
     denominations = denominations_of(chip_set)
     if not denominations or total == 0:
         return Breakdown(chips=(), rest=total)
@@ -89,18 +101,17 @@ def breakdown(amount, chip_set) -> Breakdown:
     step = 0
     for value in cents:
         step = _gcd(step, value)
-    picked, rest = _greedy(target, cents)
+    counts, rest = _greedy(target, cents)
     if rest and target % step == 0 and target // step <= EXACT_LIMIT:
         # Largest first missed (a set like 200 and 500 for 600): search for an exact way.
         exact = _fewest(target // step, [c // step for c in cents])
         if exact is not None:
-            picked, rest = [p * step for p in exact], 0
-    counts: dict[int, int] = {}
-    for value in picked:
-        counts[value] = counts.get(value, 0) + 1
-    chips = tuple((Decimal(value) / 100, counts[value]) for value in sorted(counts, reverse=True))
+            counts, rest = {unit * step: n for unit, n in exact.items()}, 0
     return Breakdown(
-        chips=tuple((d.quantize(CENT), n) for d, n in chips),
+        chips=tuple(
+            ((Decimal(value) / 100).quantize(CENT), counts[value])
+            for value in sorted(counts, reverse=True)
+        ),
         rest=(Decimal(rest) / 100).quantize(CENT),
     )
 

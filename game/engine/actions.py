@@ -7,35 +7,49 @@ Script words (the CLI form): a card code (``Th``) deals the next card out of the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from .cards import Card
 from .errors import ActionError, CardError
 
+# The engine's own spelling of an amount (``action_to_dict``, snapshots, scenario files):
+# ASCII digits, at most two decimals. What a person types is read by the application's one
+# parser (``floor.parsing``) before it reaches the engine; the engine only checks types.
+_SPELLING = re.compile(r"-?\d{1,15}(?:\.\d{1,2})?", re.ASCII)
+LARGEST = Decimal(10) ** 15  # beyond any table's amount: refused before any arithmetic
+
 
 def to_amount(value, what: str = "amount") -> Decimal:
-    """A money amount as ``Decimal``; floats are refused (they cannot hold chips exactly)."""
+    """A money amount as ``Decimal``: a finite ``Decimal`` or an ``int`` below ``LARGEST``,
+    or the engine's own spelling of one (``"500"``, ``"22.50"``). Anything else — a float
+    (it cannot hold chips exactly), ``"1e3"``, ``"１００"``, ``" 5"`` — is refused
+    (``bad_amount``)."""
     if isinstance(value, Decimal):
         amount = value
-    elif isinstance(value, bool) or isinstance(value, float):
-        raise ActionError(
-            f"The {what} must be an exact number (integer, decimal string), not {value!r}",
-            code="bad_amount",
-            amount=repr(value),
-        )
+    elif isinstance(value, int) and not isinstance(value, bool):
+        amount = Decimal(value) if abs(value) < LARGEST else None
+    elif isinstance(value, str) and _SPELLING.fullmatch(value):
+        amount = Decimal(value)
     else:
-        try:
-            amount = Decimal(value)
-        except (InvalidOperation, TypeError, ValueError):
-            raise ActionError(
-                f"The {what} is not a number: {value!r}", code="bad_amount", amount=repr(value)
-            )
-    if not amount.is_finite():
+        amount = None
+    if amount is None or not amount.is_finite() or abs(amount) >= LARGEST:
         raise ActionError(
-            f"The {what} is not a number: {value!r}", code="bad_amount", amount=repr(value)
+            f"The {what} must be an exact amount (a Decimal, an integer or digits with at "
+            f"most two decimals), not {_short(value)}",
+            code="bad_amount",
+            amount=_short(value),
         )
     return amount
+
+
+def _short(value) -> str:
+    """A value in a message, bounded (``repr`` of a huge number would be its every digit)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= LARGEST:
+        return "(too large)"
+    text = repr(value)
+    return text if len(text) <= 24 else text[:23] + "…"
 
 
 CENT = Decimal("0.01")
@@ -205,12 +219,13 @@ def action_from_dict(d: dict) -> Action:
 
 
 def _box(value) -> int:
-    if isinstance(value, bool):
-        raise ActionError(f"Not a box number: {value!r}", code="bad_action", box=repr(value))
-    try:
+    """A box number: an int, or up to three ASCII digits (a script word); not ``" 3"``,
+    ``"+3"`` or ``"٣"``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and len(value) <= 3 and value.isascii() and value.isdigit():
         return int(value)
-    except (TypeError, ValueError):
-        raise ActionError(f"Not a box number: {value!r}", code="bad_action", box=repr(value))
+    raise ActionError(f"Not a box number: {_short(value)}", code="bad_action", box=_short(value))
 
 
 def parse_action(token: str) -> Action:

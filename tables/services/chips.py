@@ -1,11 +1,12 @@
 """The table's chip set and counts of its chip float."""
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from floor import parsing
 from floor.errors import Refused
 from tables.models import ChipCount, Table
 
@@ -13,18 +14,19 @@ MAX_CHIPS_OF_ONE_KIND = 1_000_000  # no tray holds a million chips: a typing err
 
 
 def table_validate_chips(*, table: Table) -> None:
-    """Denominations are positive, finite amounts; the par float counts only those
-    denominations, in whole numbers of chips."""
+    """Denominations are positive amounts in cents (``floor.parsing``); the par float counts
+    only those denominations, in whole numbers of chips."""
     denominations = []
     for raw in table.chip_denominations or []:
         try:
-            value = Decimal(str(raw))
-        except InvalidOperation:
-            value = Decimal(0)
-        if not value.is_finite() or value <= 0:
+            parsing.amount(raw, positive=True)
+        except parsing.Unreadable:
             raise ValidationError(
-                {"chip_denominations": _("%(value)s is not a chip value.") % {"value": raw}}
-            )
+                {
+                    "chip_denominations": _("%(value)s is not a chip value.")
+                    % {"value": parsing.shown(raw)}
+                }
+            ) from None
         denominations.append(str(raw))
     for key, count in (table.par_float or {}).items():
         if key not in denominations:
@@ -61,16 +63,17 @@ def chip_count_record(
     clean = {}
     total = Decimal(0)
     for denomination in allowed:
-        raw = str(counts.get(denomination, 0)).strip() or "0"
-        number = int(raw) if raw.isascii() and raw.isdigit() else -1
-        if not 0 <= number <= MAX_CHIPS_OF_ONE_KIND:
+        try:  # the one parser: ASCII digits, bounded before any conversion
+            number = parsing.count(counts.get(denomination, 0), high=MAX_CHIPS_OF_ONE_KIND)
+            value = parsing.amount(denomination, positive=True)
+        except parsing.Unreadable:
             raise Refused(
                 "bad_count",
                 _("The count of %(value)s chips must be a whole number, zero or more.")
                 % {"value": denomination},
-            )
+            ) from None
         clean[denomination] = number
-        total += Decimal(denomination) * number
+        total += value * number
     count = ChipCount(
         table=table,
         kind=kind,

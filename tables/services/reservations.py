@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from floor.alerts import alert_raise
 from floor.changes import table_changed
 from floor.errors import Refused
+from floor.forms import seat_value
 from floor.models import Alert
 from tables.models import Reservation, Table
 
@@ -26,8 +27,10 @@ def reservation_place(
     minutes, docs/sources.md#box-reservation), or the shorter ``duration`` the observer chose.
 
     Called inside the live table's command transaction (``game.services``), which checks the
-    role and that the box is not in play in the current round.
+    role and that the box is not in play in the current round. ``seat`` is read by the one
+    parser (``floor.parsing.seat_label``): refused beyond 24 characters, never cut.
     """
+    seat = seat_value(seat, required=False)
     if table.status != Table.Status.OPEN:
         raise Refused("table_not_open", _("The table is not open."))
     if box not in table.box_numbers:
@@ -40,7 +43,7 @@ def reservation_place(
     reservation = Reservation(
         table=table,
         box=box,
-        seat=str(seat or "").strip()[:24],
+        seat=seat,
         placed_by=placed_by,
         placed_at=now,
         expires_at=now + min(duration or table.reservation_time, table.reservation_time),

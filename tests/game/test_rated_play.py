@@ -155,7 +155,7 @@ def test_bad_chips_taken_leave_the_session_open(dealer_desk):
     seat(dealer_desk, "A")
     session = session_of("A")
     outcome = dealer_desk.send("player-out", session=session.pk, chips_taken="lots")
-    assert (outcome.ok, outcome.code) == (False, "bad_chips_taken")
+    assert (outcome.ok, outcome.code) == (False, "not_an_amount")
     assert session_of("A").pk == session.pk
 
 

@@ -408,7 +408,7 @@ def test_a_refusing_player_bets_on_the_free_box_himself(dealer_desk, table):
     assert not not_seated.ok and not_seated.code == "not_seated"
     dealer_desk.ok("newcomer-refused", box=3, seat="Boris", stake="50")
     state = TableRound.from_dict(current_round(table).snapshot)
-    assert [(s.seat, str(s.stake)) for s in state.shares[3]] == [("Boris", "50")]
+    assert [(s.seat, str(s.stake)) for s in state.shares[3]] == [("Boris", "50.00")]
     assert state.newcomers() == []
     dealer_desk.ok("close-bets", newcomer_consent="")  # nobody new is left on a free box
 

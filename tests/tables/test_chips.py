@@ -69,3 +69,23 @@ def test_the_chips_and_the_rest_always_add_up_to_the_amount(cents, chip_set):
     assert total == amount
     assert all(n > 0 for _d, n in split.chips)
     assert 0 <= split.rest < min(Decimal(c) for c in chip_set)
+
+
+@pytest.mark.parametrize(
+    ("amount", "chip_set", "expected"),
+    [
+        ("999999999999.99", ["0.01"], [("0.01", 99_999_999_999_999)]),
+        ("999999999500", ["5", "25", "100", "500"], [("500.00", 1_999_999_999)]),
+        ("999999999999.50", ["0.50", "5000"], [("5000.00", 199_999_999), ("0.50", 9999)]),
+    ],
+)
+def test_a_huge_amount_is_counted_per_denomination_never_chip_by_chip(amount, chip_set, expected):
+    # Issue 19 item 8: a list of ``amount // chip`` chips was built here (2.9 GB for a stake
+    # of 10^12, MemoryError beyond); a count per denomination costs one division each.
+    split = breakdown(Decimal(amount), chip_set)
+    assert [(str(d), n) for d, n in split.chips] == expected and split.exact
+
+
+def test_an_amount_beyond_any_table_is_not_split_at_all():
+    with pytest.raises(ValueError):
+        breakdown(Decimal("1e30"), SET)
