@@ -3,7 +3,15 @@ edited (a correction is a new record)."""
 
 from django.contrib import admin
 
-from cashdesk.models import CashIn, DropCount, GamingDayClose, Resolution, Slip, Tip
+from cashdesk.models import (
+    CashIn,
+    CashInCorrection,
+    DropCount,
+    GamingDayClose,
+    Resolution,
+    Slip,
+    Tip,
+)
 from floor.admin import ReadOnlyAdmin
 
 
@@ -11,6 +19,11 @@ from floor.admin import ReadOnlyAdmin
 class CashInAdmin(ReadOnlyAdmin):
     list_display = ["entered_at", "table", "amount", "destination", "status", "player_card"]
     list_filter = ["gaming_day", "status", "destination"]
+
+
+@admin.register(CashInCorrection)
+class CashInCorrectionAdmin(ReadOnlyAdmin):
+    list_display = ["corrected_at", "cash_in", "amount", "corrected_by", "confirmed_by"]
 
 
 @admin.register(Tip)
@@ -27,7 +40,7 @@ class SlipAdmin(ReadOnlyAdmin):
 
 @admin.register(DropCount)
 class DropCountAdmin(ReadOnlyAdmin):
-    list_display = ["gaming_day", "table", "amount", "entered_at", "replaces"]
+    list_display = ["gaming_day", "table", "amount", "entered_at", "replaces", "confirmed_by"]
 
 
 @admin.register(Resolution)

@@ -77,6 +77,9 @@ def line_cells(figures, columns: list[Column]) -> list[dict]:
             "text": c.text(row[c.key]),
             "negative": row[c.key] is not None and row[c.key] < 0,
             "flagged": c.key == "drop_difference" and bool(row[c.key]),
+            # a correction of this figure awaits its second signature: the cell shows the
+            # figure in force, marked
+            "pending": c.key in figures.pending,
         }
         for c in columns
     ]

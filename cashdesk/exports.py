@@ -161,6 +161,7 @@ def _record_lists() -> list[tuple[str, str, list]]:
                 (_("Entered by"), "text", lambda d: _name(d.counted_by)),
                 (_("Entered at"), "time", lambda d: d.entered_at),
                 (_("Note"), "text", lambda d: d.note),
+                (_("Correction confirmed by"), "text", lambda d: _name(d.confirmed_by)),
             ],
         ),
     ]

@@ -211,6 +211,30 @@ class RecountForm(SentOnce):
         return cleaned
 
 
+class CashInCorrectForm(SentOnce):
+    """A correction of a cash-in's amount: the notes counted by denomination and why."""
+
+    cash_in = IdField(message=_("No such record at this table."))
+    note = forms.CharField(required=False, max_length=2000)
+
+    def clean(self):
+        cleaned = super().clean()
+        self.counts_into("notes", "note", str(_("notes")))
+        return cleaned
+
+
+class ChipCountCorrectForm(SentOnce):
+    """A correction of a chip count: the chips counted by denomination and why."""
+
+    count = IdField(message=_("No such record at this table."))
+    note = forms.CharField(required=False, max_length=2000)
+
+    def clean(self):
+        cleaned = super().clean()
+        self.counts_into("chips", "chip", str(_("chips")))
+        return cleaned
+
+
 class SlipRequestForm(SentOnce):
     kind = forms.ChoiceField(
         choices=Slip.Kind.choices,
@@ -263,6 +287,25 @@ class ResolveForm(CashDeskForm):
     def clean_state(self):
         return self.cleaned_data.get("state") or None
 
+    second = forms.CharField(required=False, max_length=150)
+    second_password = forms.CharField(required=False, max_length=128, strip=False)
+
+
+CORRECTED_FIGURES = ("drop", "cash_in_correction", "chip_count")
+
+
+class CorrectionConfirmForm(CashDeskForm):
+    """The second signature of a correction of a counted figure: which record (its kind and
+    id) and the second person's name and password."""
+
+    kind = forms.ChoiceField(
+        choices=[(k, k) for k in CORRECTED_FIGURES],
+        error_messages={
+            "required": _("No such correction."),
+            "invalid_choice": _("No such correction."),
+        },
+    )
+    object_id = IdField(message=_("No such correction."))
     second = forms.CharField(required=False, max_length=150)
     second_password = forms.CharField(required=False, max_length=128, strip=False)
 

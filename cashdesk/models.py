@@ -130,6 +130,74 @@ class CashInRegistration(Chained):
         return f"{self.cash_in_id}: {self.registered_at:%H:%M:%S}"
 
 
+class CashInCorrection(Chained):
+    """A correction of a cash-in's amount after the observer's blind recount: a new record
+    pointing at the cash-in (and at the correction it supersedes, if any), with the notes
+    counted by denomination and a note saying why, signed by its author (a duty
+    administrator or the table's inspector) and counting only once a second person
+    confirmed it with his password (``confirmed_by``: another duty administrator or the
+    table's inspector, never the dealer, the observer or an author of a correction of this
+    cash-in, never a croupier of the table). The confirmed amount is the cash-in's amount in
+    force in every report; the cash-in itself is never edited."""
+
+    cash_in = models.ForeignKey(
+        CashIn, on_delete=models.PROTECT, related_name="corrections", verbose_name=_("cash-in")
+    )
+    replaces = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("replaces"),
+    )
+    notes = models.JSONField(_("notes by denomination"), default=dict)
+    amount = models.DecimalField(_("corrected amount"), **MONEY)
+    note = models.TextField(_("note"))
+    corrected_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("corrected by")
+    )
+    corrected_at = models.DateTimeField(_("corrected at"))
+    confirmed_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("correction confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("correction confirmed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("cash-in correction")
+        verbose_name_plural = _("cash-in corrections")
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="cashincorr_audit_link")]
+
+    audit_fields = (
+        "cash_in",
+        "replaces",
+        "notes",
+        "amount",
+        "note",
+        "corrected_by",
+        "corrected_at",
+    )
+    audit_state_fields = ("confirmed_by", "confirmed_at")
+
+    def audit_chain_of(self):
+        return self.cash_in.audit_chain_of()
+
+    def __str__(self) -> str:
+        return f"{self.cash_in_id}: {self.amount}"
+
+    correction = True  # every record of this model corrects a cash-in
+
+    @property
+    def in_force(self) -> bool:
+        return self.confirmed_at is not None
+
+
 class Tip(Chained):
     """Chips a player gave the dealing croupier, dropped into the tip box. Never table win."""
 
@@ -305,7 +373,10 @@ class SlipCounter(models.Model):
 class DropCount(Chained):
     """The counted content of a table's cash box for a gaming day, entered by the duty
     administrator from the count. A correction is a new record pointing at the one it
-    replaces."""
+    replaces, signed by its author (``counted_by``) and confirmed by a second person with
+    his password (``confirmed_by``: another duty administrator or the table's inspector,
+    never one who entered any version of the figure). Until confirmed it is an open
+    exception and the reports keep the figure it would replace."""
 
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="drops", verbose_name=_("table")
@@ -325,6 +396,15 @@ class DropCount(Chained):
         related_name="replaced_by",
         verbose_name=_("replaces"),
     )
+    confirmed_by = models.ForeignKey(
+        USER,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        verbose_name=_("correction confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("correction confirmed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("counted drop")
@@ -333,6 +413,17 @@ class DropCount(Chained):
         indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="dropcount_audit_link")]
 
     audit_fields = ("table", "gaming_day", "amount", "note", "counted_by", "entered_at", "replaces")
+    audit_state_fields = ("confirmed_by", "confirmed_at")
+
+    @property
+    def correction(self) -> bool:
+        return self.replaces_id is not None
+
+    @property
+    def in_force(self) -> bool:
+        """Whether this entry is a figure the reports may use: the first count, or a
+        correction a second person confirmed."""
+        return self.replaces_id is None or self.confirmed_at is not None
 
     def audit_chain_of(self):
         return f"cash:{self.table_id}:{self.gaming_day}", self.gaming_day

@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import Count, Max, Min, Prefetch, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
@@ -17,6 +17,7 @@ from cashdesk.audit import content_of
 from cashdesk.gaming import CENT, day_window, gaming_day_of, shift_of
 from cashdesk.models import (
     CashIn,
+    CashInCorrection,
     DropCount,
     GamingDayClose,
     Resolution,
@@ -28,6 +29,7 @@ from floor.alerts import figure_authors_register
 from floor.models import Alert
 from floor.parsing import record_id
 from tables.models import ChipCount, Table
+from tables.selectors import counts_in_force
 
 ZERO = Decimal(0)
 
@@ -35,6 +37,45 @@ ZERO = Decimal(0)
 def _q(value) -> Decimal:
     """A database sum as money with two decimals (SQLite drops trailing zeros)."""
     return (value or ZERO).quantize(CENT)
+
+
+def corrected_cash_ins(cash_ins) -> list[dict]:
+    """The cash-ins among ``cash_ins`` (a queryset) that have a correction: for each, what
+    the sums need — its table, day, shift, hour, destination — and ``delta``, the amount in
+    force (its newest confirmed correction) minus the amount entered (0 while none is
+    confirmed), and ``pending``: its newest correction awaits a second signature. The
+    report's sums add the deltas: a confirmed correction is the figure in force."""
+    found: dict[int, dict] = {}
+    for c in (
+        CashInCorrection.objects.filter(cash_in__in=cash_ins)
+        .values(
+            "cash_in_id",
+            "amount",
+            "confirmed_at",
+            "cash_in__amount",
+            "cash_in__table_id",
+            "cash_in__gaming_day",
+            "cash_in__shift",
+            "cash_in__entered_at",
+            "cash_in__destination",
+        )
+        .order_by("pk")
+    ):
+        row = found.setdefault(
+            c["cash_in_id"],
+            {
+                "table_id": c["cash_in__table_id"],
+                "gaming_day": c["cash_in__gaming_day"],
+                "shift": c["cash_in__shift"],
+                "entered_at": c["cash_in__entered_at"],
+                "destination": c["cash_in__destination"],
+                "delta": ZERO,
+            },
+        )
+        row["pending"] = c["confirmed_at"] is None
+        if c["confirmed_at"] is not None:
+            row["delta"] = c["amount"] - c["cash_in__amount"]
+    return list(found.values())
 
 
 def live_totals(*, gaming_day: dt.date, table_ids=None) -> list[dict]:
@@ -79,6 +120,8 @@ def live_totals(*, gaming_day: dt.date, table_ids=None) -> list[dict]:
         )
     for a in tips.values("table_id").annotate(s=Sum("amount")):
         rows[a["table_id"]]["tips"] = _q(a["s"])
+    for c in corrected_cash_ins(cash_ins):  # a confirmed correction is the amount in force
+        rows[c["table_id"]][c["destination"]] += c["delta"]
     out = list(rows.values())
     for row in out:
         row["total"] = row["cash_box"] + row["pit_cash_desk"]
@@ -117,17 +160,18 @@ def expected_tray(*, table: Table, at: dt.datetime, since: ChipCount) -> Decimal
 
 
 def inventory_checks(*, table: Table, gaming_day: dt.date) -> list[dict]:
-    """Every chip count of the table in the gaming day beside the expected tray value
-    (from the previous count of the day, or the opener)."""
+    """Every chip count of the table in the gaming day, as it is in force, beside the
+    expected tray value (from the previous count of the day, or the opener); ``pending``:
+    its newest correction awaiting a second signature, or None."""
     start, end = day_window(gaming_day)
-    chip_counts = list(
+    chains = counts_in_force(
         ChipCount.objects.filter(table=table, counted_at__gte=start, counted_at__lt=end)
-        .select_related("counted_by")
+        .select_related("counted_by", "confirmed_by")
         .order_by("counted_at", "pk")
     )
     out = []
     previous = None
-    for c in chip_counts:
+    for origin, (newest, c) in sorted(chains.items(), key=lambda i: (i[1][1].counted_at, i[0])):
         expected = (
             None
             if previous is None
@@ -136,6 +180,8 @@ def inventory_checks(*, table: Table, gaming_day: dt.date) -> list[dict]:
         out.append(
             {
                 "count": c,
+                "original": origin,
+                "pending": newest if newest is not c else None,
                 "expected": expected,
                 "difference": None if expected is None else c.total - expected,
             }
@@ -166,6 +212,9 @@ class Figures:
     theoretical: Decimal = ZERO
     win: Decimal | None = None
     win_unknown: bool = False  # some part of the line had no computable win
+    # Figures of the line with a correction awaiting its second signature (the line shows
+    # the figure in force, and says so): "drop", "opener", "closer", "registered".
+    pending: set = field(default_factory=set)
 
     @property
     def drop_difference(self) -> Decimal | None:
@@ -197,6 +246,7 @@ class Figures:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.players_net += other.players_net
         self.theoretical += other.theoretical
+        self.pending |= other.pending
         incomplete = self.win_unknown or other.win_unknown or other.win is None
         for name in ("opener", "closer", "drop", "win"):
             mine, theirs = getattr(self, name), getattr(other, name)
@@ -233,21 +283,33 @@ class Figures:
 
 def _add_openers_and_closers(out: dict, first: dt.date, last: dt.date, start, end, day_of) -> None:
     """Each table-day's opener (its first opening count) and closer (its last closing count)
-    from the chip counts between ``start`` and ``end``, each on the day ``day_of`` gives it."""
-    for c in (
+    from the chip counts between ``start`` and ``end``, each on the day ``day_of`` gives it,
+    as they are in force (a confirmed correction stands in for the count it corrects; a
+    pending one is marked on the line)."""
+    rows = (
         ChipCount.objects.filter(counted_at__gte=start, counted_at__lt=end)
         .exclude(kind=ChipCount.Kind.SPOT)
-        .values("table_id", "kind", "total", "counted_at")
+        .only("table_id", "kind", "total", "counted_at", "replaces_id", "confirmed_at")
         .order_by("counted_at", "pk")
+    )
+    chains = counts_in_force(rows)
+    for _origin, (newest, in_force) in sorted(
+        chains.items(), key=lambda item: (item[1][1].counted_at, item[0])
     ):
-        day = day_of(c["counted_at"])
+        day = day_of(in_force.counted_at)
         if not first <= day <= last:
             continue
-        f = out[c["table_id"], day]
-        if c["kind"] == ChipCount.Kind.OPENER and f.opener is None:
-            f.opener = c["total"]
-        elif c["kind"] == ChipCount.Kind.CLOSER:
-            f.closer = c["total"]
+        f = out[in_force.table_id, day]
+        if in_force.kind == ChipCount.Kind.OPENER and f.opener is None:
+            f.opener = in_force.total
+        elif in_force.kind == ChipCount.Kind.CLOSER:
+            f.closer = in_force.total
+        else:
+            continue
+        if newest is not in_force:
+            f.pending.add(in_force.kind)
+        else:
+            f.pending.discard(in_force.kind)
 
 
 def _moments_to_days(first: dt.date, last: dt.date):
@@ -288,6 +350,33 @@ def _received_slips(start: dt.datetime, end: dt.datetime):
     )
 
 
+def drops_in_force(drops) -> dict[tuple[int, dt.date], tuple[DropCount, DropCount]]:
+    """Per (table, gaming day): its newest drop entry and the entry in force — the newest
+    that is the first count or a confirmed correction. They differ while a correction
+    awaits its second signature. Each entry of a table-day replaces the one before it, so
+    the entries in the order they were made are the chain."""
+    out: dict[tuple[int, dt.date], tuple[DropCount, DropCount]] = {}
+    for d in drops.order_by("pk"):
+        key = (d.table_id, d.gaming_day)
+        in_force = d if d.in_force else out.get(key, (d, d))[1]
+        out[key] = (d, in_force)
+    return out
+
+
+def _add_cash_in_corrections(out: dict, cash_ins) -> None:
+    """The cash-ins' confirmed corrections into each table-day's registered cash (to the
+    cash box or the pit desk), and a pending one marked on its line."""
+    for c in corrected_cash_ins(cash_ins):
+        f = out[c["table_id"], c["gaming_day"]]
+        box = c["destination"] == CashIn.Destination.CASH_BOX
+        if box:
+            f.registered += c["delta"]
+        else:
+            f.pit_cash += c["delta"]
+        if c["pending"]:
+            f.pending.add("registered" if box else "pit_cash")
+
+
 def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.date], Figures]:
     """Figures per (table, gaming day) for the days ``first``..``last``; win = closer −
     opener + drop + credits − fills when the opener, the closer and the drop are known."""
@@ -306,6 +395,7 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
         f = out[a["table_id"], a["gaming_day"]]
         f.registered = _q(a["box"])
         f.pit_cash = _q(a["pit"])
+    _add_cash_in_corrections(out, CashIn.objects.filter(**days))
     for a in Tip.objects.filter(**days).values("table_id", "gaming_day").annotate(s=Sum("amount")):
         out[a["table_id"], a["gaming_day"]].tips = _q(a["s"])
     # Fills and credits count on the gaming day the chips arrived or left (the receipt's
@@ -318,10 +408,13 @@ def table_day_figures(*, first: dt.date, last: dt.date) -> dict[tuple[int, dt.da
                 f.fills += slip["total"]
             else:
                 f.credits += slip["total"]
-    for a in DropCount.objects.filter(**days, replaced_by__isnull=True).values(
-        "table_id", "gaming_day", "amount"
-    ):
-        out[a["table_id"], a["gaming_day"]].drop = a["amount"]
+    for (table_id, day), (latest, in_force) in drops_in_force(
+        DropCount.objects.filter(**days)
+    ).items():
+        f = out[table_id, day]
+        f.drop = in_force.amount
+        if latest is not in_force:
+            f.pending.add("drop")
     for a in (
         RoundResult.objects.filter(**days)
         .values("table_id", "gaming_day")
@@ -392,6 +485,8 @@ def shift_report(*, gaming_day: dt.date) -> list[dict]:
     )
     for a in CashIn.objects.filter(gaming_day=gaming_day).values("shift").annotate(s=Sum("amount")):
         shifts[a["shift"]]["registered"] = a["s"]
+    for c in corrected_cash_ins(CashIn.objects.filter(gaming_day=gaming_day)):
+        shifts[c["shift"]]["registered"] += c["delta"]
     for a in Tip.objects.filter(gaming_day=gaming_day).values("shift").annotate(s=Sum("amount")):
         shifts[a["shift"]]["tips"] = a["s"]
     for a in (
@@ -443,13 +538,13 @@ def hourly(*, gaming_day: dt.date) -> list[dict]:
         .annotate(p=Sum("players_net"))
     ):
         index[timezone.localtime(a["h"]).hour]["win"] = -(a["p"] or ZERO)
+    box = CashIn.objects.filter(gaming_day=gaming_day, destination=CashIn.Destination.CASH_BOX)
     for a in (
-        CashIn.objects.filter(gaming_day=gaming_day, destination=CashIn.Destination.CASH_BOX)
-        .annotate(h=TruncHour("entered_at", tzinfo=tz))
-        .values("h")
-        .annotate(s=Sum("amount"))
+        box.annotate(h=TruncHour("entered_at", tzinfo=tz)).values("h").annotate(s=Sum("amount"))
     ):
         index[timezone.localtime(a["h"]).hour]["drop"] = a["s"] or ZERO
+    for c in corrected_cash_ins(box):
+        index[timezone.localtime(c["entered_at"]).hour]["drop"] += c["delta"]
     return hours
 
 
@@ -464,6 +559,9 @@ def hourly(*, gaming_day: dt.date) -> list[dict]:
 # can be resolved yet.
 
 PIT_DESK = CashIn.Destination.PIT_CASH_DESK
+CORRECTIONS = Prefetch(
+    "corrections", queryset=CashInCorrection.objects.select_related("corrected_by")
+)
 
 
 def _stated(exception: dict, parts: dict) -> dict:
@@ -478,26 +576,89 @@ def _content(row) -> str:
     return content_of(row, (*row.audit_fields, *row.audit_state_fields))
 
 
-def _cash_in_exception(c: CashIn) -> dict | None:
+def _cash_in_exception(c: CashIn, corrections: list | None = None) -> dict | None:
     """A cash-in not recounted, mismatched, or going to the pit desk and not confirmed by the
-    inspector (docs/sources.md#inspector-registers-cash)."""
+    inspector (docs/sources.md#inspector-registers-cash); with a correction of its amount
+    awaiting its second signature, that correction. A confirmed correction settles a
+    mismatch: two people other than the dealer and the observer set the amount in force.
+    ``corrections``: its corrections (read from ``c.corrections`` when not given)."""
+    if corrections is None:
+        corrections = list(c.corrections.all())
+    corrections = sorted(corrections, key=lambda r: r.pk)
+    if corrections and not corrections[-1].in_force:
+        return _cash_in_correction_exception(c, corrections)
     registration = c.registration if hasattr(c, "registration") else None
     unregistered = c.destination == PIT_DESK and registration is None
-    if c.status == CashIn.Status.CONFIRMED and not unregistered:
+    settled = any(r.in_force for r in corrections)
+    if (c.status == CashIn.Status.CONFIRMED or settled) and not unregistered:
         return None
     waiting = None
     if c.status == CashIn.Status.AWAITING_RECOUNT:
         waiting = "recount"
     elif unregistered:
         waiting = "inspector"
-    code = c.status if c.status != CashIn.Status.CONFIRMED else "awaiting_inspector"
+    if c.status == CashIn.Status.AWAITING_RECOUNT:
+        code = c.status
+    elif c.status == CashIn.Status.MISMATCH and not settled:
+        code = c.status
+    else:
+        code = "awaiting_inspector"
     parts = {
         "cash_in": _content(c),
         "registration": registration and content_of(registration, registration.audit_fields),
     }
+    if corrections:  # (absent before any: the states resolved before corrections existed hold)
+        parts["corrections"] = [_content(r) for r in corrections]
     exception = {"kind": "cash_in", "object": c, "code": code, "table": c.table}
     exception.update(day=c.gaming_day, waiting=waiting)
     return _stated(exception, parts)
+
+
+def _cash_in_correction_exception(c: CashIn, corrections: list) -> dict:
+    newest = corrections[-1]
+    in_force = [r for r in corrections if r.in_force]
+    exception = {"kind": "cash_in_correction", "object": newest, "table": c.table}
+    exception.update(day=c.gaming_day, cash_in=c)
+    return _pending_correction(
+        exception,
+        newest,
+        was=in_force[-1].amount if in_force else c.amount,
+        now=newest.amount,
+        author=newest.corrected_by,
+    )
+
+
+def _chip_count_exceptions(gaming_day: dt.date | None) -> list[dict]:
+    """Chip counts whose newest correction awaits its second signature, of ``gaming_day``
+    or (None) of every day not closed; a count's day is the one its moment belongs to."""
+    pending = list(
+        ChipCount.objects.filter(replaces__isnull=False, confirmed_at__isnull=True)
+        .filter(replaced_by__isnull=True)
+        .select_related("table", "counted_by")
+    )
+    if not pending:
+        return []
+    first = min(gaming_day_of(c.counted_at) for c in pending) - dt.timedelta(days=1)
+    last = max(gaming_day_of(c.counted_at) for c in pending) + dt.timedelta(days=1)
+    _start, _end, day_of = _moments_to_days(first, last)
+    closed = set(
+        GamingDayClose.objects.filter(reopened_at__isnull=True).values_list("gaming_day", flat=True)
+    )
+    found = []
+    for newest in pending:
+        day = day_of(newest.counted_at)
+        if (gaming_day is not None and day != gaming_day) or (gaming_day is None and day in closed):
+            continue
+        in_force = newest.replaces
+        while not in_force.in_force:
+            in_force = in_force.replaces
+        exception = {"kind": "chip_count", "object": newest, "table": newest.table, "day": day}
+        found.append(
+            _pending_correction(
+                exception, newest, was=in_force.total, now=newest.total, author=newest.counted_by
+            )
+        )
+    return found
 
 
 SLIP_WAITING = {"requested": "signatures", "issued": "signatures", "void_pending": "void"}
@@ -523,6 +684,28 @@ def _drop_exception(d: DropCount, registered: Decimal) -> dict | None:
     return _stated(exception, {"drop": _content(d), "registered": str(registered)})
 
 
+def _pending_correction(exception: dict, record, *, was: Decimal, now: Decimal, author) -> dict:
+    """A correction of a counted figure awaiting its second signature: an open exception
+    that waits for the confirmation (nothing to resolve; confirming it closes it). ``was``
+    is the figure in force, ``now`` the corrected one, ``author`` who corrected it."""
+    exception.update(code="correction_pending", waiting="confirmation", was=was, now=now)
+    exception["author"] = author.display_name
+    # It waits: no resolution ever accepts it, so its state names the record and what it says.
+    return _stated(exception, {exception["kind"]: record.pk, "was": str(was), "now": str(now)})
+
+
+def _drop_exceptions(latest: DropCount, in_force: DropCount, registered) -> dict | None:
+    """A table-day's drop: its correction awaiting confirmation, or — the newest entry in
+    force — its difference from the registered cash-ins."""
+    if latest is in_force:
+        return _drop_exception(latest, registered or ZERO)
+    exception = {"kind": "drop", "object": latest, "table": latest.table}
+    exception.update(day=latest.gaming_day, difference=None)
+    return _pending_correction(
+        exception, latest, was=in_force.amount, now=latest.amount, author=latest.counted_by
+    )
+
+
 def _resolved() -> set[tuple[str, int, str]]:
     return set(Resolution.objects.values_list("kind", "object_id", "state_hash"))
 
@@ -536,16 +719,20 @@ def _unresolved(exceptions, resolved) -> list[dict]:
 
 
 def _registered_box(drops) -> dict:
-    return {
+    """The cash-ins registered into the cash box of each drop's table-day, in force."""
+    box = CashIn.objects.filter(
+        destination=CashIn.Destination.CASH_BOX,
+        gaming_day__in={d.gaming_day for d in drops},
+        table_id__in={d.table_id for d in drops},
+    )
+    out = {
         (a["table_id"], a["gaming_day"]): a["s"]
-        for a in CashIn.objects.filter(
-            destination=CashIn.Destination.CASH_BOX,
-            gaming_day__in={d.gaming_day for d in drops},
-            table_id__in={d.table_id for d in drops},
-        )
-        .values("table_id", "gaming_day")
-        .annotate(s=Sum("amount"))
+        for a in box.values("table_id", "gaming_day").annotate(s=Sum("amount"))
     }
+    for c in corrected_cash_ins(box):
+        key = (c["table_id"], c["gaming_day"])
+        out[key] = (out.get(key) or ZERO) + c["delta"]
+    return out
 
 
 def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
@@ -560,21 +747,33 @@ def open_exceptions(*, gaming_day: dt.date | None = None) -> list[dict]:
         closed = GamingDayClose.objects.filter(reopened_at__isnull=True).values("gaming_day")
         days = ~Q(gaming_day__in=closed)
     unconfirmed = Q(destination=PIT_DESK, registration__isnull=True)
+    corrected = CashInCorrection.objects.filter(confirmed_at__isnull=True).values("cash_in_id")
     cash_ins = (
         CashIn.objects.filter(days)
-        .filter(~Q(status=CashIn.Status.CONFIRMED) | unconfirmed)
+        .filter(~Q(status=CashIn.Status.CONFIRMED) | unconfirmed | Q(pk__in=corrected))
         .select_related("table", "registration")
     )
+    cash_ins, corrections = list(cash_ins), defaultdict(list)
+    recounted = [c.pk for c in cash_ins if c.status != CashIn.Status.AWAITING_RECOUNT]
+    if recounted:  # a cash-in is corrected only after its recount: none to read otherwise
+        for r in CashInCorrection.objects.filter(cash_in_id__in=recounted).select_related(
+            "corrected_by"
+        ):
+            corrections[r.cash_in_id].append(r)
     slips = (
         Slip.objects.filter(days)
         .filter(Q(received_at__isnull=True) | Q(voided_at__isnull=False))
         .select_related("table")
     )
-    drops = list(DropCount.objects.filter(days, replaced_by__isnull=True).select_related("table"))
-    registered = _registered_box(drops)
-    found = [_cash_in_exception(c) for c in cash_ins]
+    drops = drops_in_force(DropCount.objects.filter(days).select_related("table", "counted_by"))
+    registered = _registered_box([latest for latest, _ in drops.values()])
+    found = [_cash_in_exception(c, corrections[c.pk]) for c in cash_ins]
     found += [_slip_exception(s) for s in slips]
-    found += [_drop_exception(d, registered.get((d.table_id, d.gaming_day)) or ZERO) for d in drops]
+    found += [
+        _drop_exceptions(latest, in_force, registered.get(key))
+        for key, (latest, in_force) in drops.items()
+    ]
+    found += _chip_count_exceptions(gaming_day)
     return _unresolved(found, _resolved())
 
 
@@ -584,7 +783,12 @@ def exception_of(*, kind: str, object_id: int) -> dict | None:
     a record that is not an exception (a confirmed cash-in, a fully signed slip, a drop that
     matches, a drop that was corrected since) or one resolved in the state it is in."""
     if kind == "cash_in":
-        c = CashIn.objects.filter(pk=object_id).select_related("table", "registration").first()
+        c = (
+            CashIn.objects.filter(pk=object_id)
+            .select_related("table", "registration")
+            .prefetch_related(CORRECTIONS)
+            .first()
+        )
         found = c and _cash_in_exception(c)
     elif kind == "slip":
         s = Slip.objects.filter(pk=object_id).select_related("table").first()
@@ -592,10 +796,17 @@ def exception_of(*, kind: str, object_id: int) -> dict | None:
     elif kind == "drop":
         d = (
             DropCount.objects.filter(pk=object_id, replaced_by__isnull=True)
-            .select_related("table")
+            .select_related("table", "counted_by")
             .first()
         )
-        found = d and _drop_exception(d, _registered_box([d]).get((d.table_id, d.gaming_day)))
+        if d is not None:
+            in_force = drops_in_force(
+                DropCount.objects.filter(table_id=d.table_id, gaming_day=d.gaming_day)
+            )[d.table_id, d.gaming_day][1]
+            registered = _registered_box([d]).get((d.table_id, d.gaming_day))
+            found = _drop_exceptions(d, in_force if in_force.pk != d.pk else d, registered)
+        else:
+            found = None
     else:
         return None
     if not found:
@@ -612,6 +823,11 @@ def figure_authors(exception: dict) -> set[int]:
     row = exception["object"]
     if exception["kind"] == "cash_in":
         ids = {row.entered_by_id, row.recounted_by_id}
+        ids |= {r.corrected_by_id for r in row.corrections.all()}
+    elif exception["kind"] == "cash_in_correction":
+        cash_in = row.cash_in
+        ids = {cash_in.entered_by_id, cash_in.recounted_by_id}
+        ids |= {r.corrected_by_id for r in cash_in.corrections.all()}
     elif exception["kind"] == "slip":
         ids = {row.requested_by_id}
     else:
@@ -684,7 +900,9 @@ def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int
         .select_related(
             "table", "requested_by", "issued_by", "received_by", "voided_by", "void_confirmed_by"
         ),
-        "drops": DropCount.objects.filter(**flt).select_related("table", "counted_by"),
+        "drops": DropCount.objects.filter(**flt).select_related(
+            "table", "counted_by", "confirmed_by", "replaces"
+        ),
         "rounds": RoundResult.objects.filter(**flt)
         .values("table_id", "table__number")
         .annotate(
@@ -701,8 +919,15 @@ def records(*, first: dt.date, last: dt.date, table: int | None = None, pit: int
 def table_records(*, table: Table, gaming_day: dt.date) -> dict:
     """The inspector's register for one table and gaming day."""
     return {
-        "cash_ins": CashIn.objects.filter(table=table, gaming_day=gaming_day).select_related(
-            "entered_by", "recounted_by", "registration__registered_by"
+        "cash_ins": CashIn.objects.filter(table=table, gaming_day=gaming_day)
+        .select_related("entered_by", "recounted_by", "registration__registered_by")
+        .prefetch_related(
+            Prefetch(
+                "corrections",
+                queryset=CashInCorrection.objects.select_related(
+                    "corrected_by", "confirmed_by", "replaced_by"
+                ),
+            )
         ),
         "tips": Tip.objects.filter(table=table, gaming_day=gaming_day).select_related(
             "recorded_by"

@@ -451,7 +451,10 @@ def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
 
 def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = "") -> DropCount:
     """The counted drop of a table for a gaming day. A second entry is a correction: it
-    needs a note and points at the entry it replaces."""
+    needs a note, points at the latest entry (a correction still pending is superseded:
+    only the newest can be confirmed) and counts only once a second person confirms it
+    (:func:`drop_correction_confirm`); until then it is an open exception and the reports
+    keep the figure in force."""
     _require_role(actor, Role.DUTY_ADMINISTRATOR)
     value = money(amount)
     _bounded(value)
@@ -476,10 +479,12 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
             replaces=current,
         )
         _save(drop)
+        duty_changed()  # a correction is an open exception until confirmed
     return drop
 
 
 WAITING_REFUSALS = {
+    "confirmation": _lazy("the correction awaits a second person's confirmation"),
     "recount": _lazy("the observing croupier's blind recount is not done"),
     "inspector": _lazy("the inspector has not confirmed the cash-in at the pit cash desk"),
     "signatures": _lazy("the slip is not signed by all three"),

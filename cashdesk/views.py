@@ -9,19 +9,20 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from cashdesk import exports, forms, selectors, services
+from cashdesk import corrections, exports, forms, selectors, services
 from cashdesk.charts import echarts_url, hold_chart, hour_chart
 from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
-from cashdesk.models import CashIn, GamingDayClose, Slip
+from cashdesk.models import CashIn, CashInCorrection, DropCount, GamingDayClose, Slip
 from cashdesk.publish import duty_context, duty_sequence
 from floor.paging import page_of
 from staff.access import role_required
 from staff.roles import Role, TableRole
 from tables.access import table_required
 from tables.formats import money
-from tables.models import Table
+from tables.models import ChipCount, Table
 
 TABLE_PEOPLE = (
     TableRole.DEALING_CROUPIER,
@@ -84,6 +85,14 @@ def _table_page(request, table, table_role, *, failed: str = "", error: str = ""
         ],
         "my_recounts": selectors.recounts_by(table=table, person=request.user, gaming_day=day),
         "inventory": selectors.inventory_checks(table=table, gaming_day=day),
+        # corrections of a counted figure (two people: cashdesk.corrections)
+        "correct_chips": forms.count_inputs(
+            "chip", chips, typed if failed == "count_correct" else None
+        ),
+        "correct_notes": forms.count_inputs(
+            "note", notes, typed if failed == "cash_in_correct" else None
+        ),
+        "recounted": records["cash_ins"].exclude(status=CashIn.Status.AWAITING_RECOUNT),
         **{
             name: _page(request, name, records[name], pages.page(name))
             for name in ("cash_ins", "tips", "slips")
@@ -173,6 +182,53 @@ def cash_in(request, table, table_role):
             if row.destination == CashIn.Destination.PIT_CASH_DESK
             else _("Cash-in entered: the observing croupier recounts it.")
         ),
+    )
+
+
+PENDING_ANSWER = _lazy(
+    "Correction recorded: it awaits a second person's confirmation (open exceptions on the "
+    "duty home); until then the report keeps the figure in force."
+)
+
+
+@require_POST
+@table_required(TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+def cash_in_correct(request, table, table_role):
+    """A correction of a cash-in's amount after the recount (two people: it waits for the
+    second signature on the duty home)."""
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.CashInCorrectForm(request.POST),
+        "cash_in_correct",
+        lambda data: corrections.cash_in_correct(
+            cash_in=_object(CashIn, table, data["cash_in"]),
+            notes=data["notes"],
+            note=data["note"],
+            actor=request.user,
+        ),
+        PENDING_ANSWER,
+    )
+
+
+@require_POST
+@table_required(TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS)
+def chip_count_correct(request, table, table_role):
+    """A correction of a chip count (two people: it waits for the second signature)."""
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.ChipCountCorrectForm(request.POST),
+        "count_correct",  # (a Submission kind: at most 16 characters)
+        lambda data: corrections.chip_count_correct(
+            count=_object(ChipCount, table, data["count"]),
+            counts=data["chips"],
+            note=data["note"],
+            actor=request.user,
+        ),
+        PENDING_ANSWER,
     )
 
 
@@ -375,6 +431,45 @@ def resolve(request):
     )
 
 
+def _correction_confirm(request, data: dict):
+    """The service that confirms the correction ``data`` names (its kind and id)."""
+    signature = {
+        "actor": request.user,
+        "request": request,
+        "second": data["second"],
+        "second_password": data["second_password"],
+    }
+    model, confirm, name = CONFIRMS[data["kind"]]
+    row = model.objects.filter(pk=data["object_id"]).first()
+    if row is None:
+        raise ValidationError(_("No such correction."))
+    return confirm(**{name: row}, **signature)
+
+
+CONFIRMS = {
+    "drop": (DropCount, corrections.drop_correction_confirm, "drop"),
+    "chip_count": (ChipCount, corrections.chip_count_correction_confirm, "count"),
+    "cash_in_correction": (
+        CashInCorrection,
+        corrections.cash_in_correction_confirm,
+        "correction",
+    ),
+}
+
+
+@require_POST
+@role_required(Role.DUTY_ADMINISTRATOR)
+def correction_confirm(request):
+    """A correction of a counted figure confirmed by a second person with his password."""
+    return _duty_act(
+        request,
+        forms.CorrectionConfirmForm(request.POST),
+        "confirm",
+        lambda data: _correction_confirm(request, data),
+        _("Correction confirmed by a second person: it is the figure in force now."),
+    )
+
+
 @require_POST
 @role_required(Role.DUTY_ADMINISTRATOR)
 def day_close(request):
@@ -440,7 +535,7 @@ def drop(request):
                     actor=request.user,
                     note=data["note"],
                 ),
-                _("Counted drop entered."),
+                lambda drop: PENDING_ANSWER if drop.correction else _("Counted drop entered."),
             )
         except ValidationError as e:
             day = form.cleaned_data.get("gaming_day") or forms.today()

@@ -38,7 +38,15 @@ class ChecklistAdmin(ReadOnlyAdmin):
 
 @admin.register(ChipCount)
 class ChipCountAdmin(ReadOnlyAdmin):
-    list_display = ("table", "kind", "total", "counted_by", "counted_at")
+    list_display = (
+        "table",
+        "kind",
+        "total",
+        "counted_by",
+        "counted_at",
+        "replaces",
+        "confirmed_by",
+    )
     list_filter = ("kind", "table")
 
 

@@ -4,7 +4,11 @@ docs/sources.md#closing-procedure).
 Each step has a stable code, a label for the screen and the kind of input it records.
 """
 
+from decimal import Decimal
+
 from django.utils.translation import gettext_lazy as _
+
+from tables.formats import denominations, money
 
 OPENING_STEPS = [
     ("chip_float", _("Chip float inserted and counted by denomination")),
@@ -30,3 +34,49 @@ STEPS = {"opening": OPENING_STEPS, "closing": CLOSING_STEPS}
 
 def step_codes(kind: str) -> list[str]:
     return [code for code, _label in STEPS[kind]]
+
+
+def float_discrepancy_lines(details: dict) -> list[str]:
+    """What an opening float's step found against the par and against the last closing
+    count (its ``details``, ``tables.services.steps``), one translated line each, in the
+    person's number format: the totals, the difference in total and by denomination."""
+    lines = []
+    for reference, difference, by, text in (
+        (
+            "par",
+            "par_difference",
+            "par_by_denomination",
+            _(
+                "Par float %(reference)s: %(total)s counted, a difference of %(difference)s "
+                "(%(chips)s)."
+            ),
+        ),
+        (
+            "reference",
+            "difference",
+            "by_denomination",
+            _(
+                "Last closing count %(reference)s: %(total)s counted, a difference of "
+                "%(difference)s (%(chips)s)."
+            ),
+        ),
+    ):
+        if details.get(reference) is None or not (details.get(by) or _nonzero(details, difference)):
+            continue
+        lines.append(
+            str(text)
+            % {
+                "reference": money(details[reference]),
+                "total": money(details["total"]),
+                "difference": money(details[difference]),
+                "chips": denominations(details.get(by) or {}) or "—",
+            }
+        )
+    return lines
+
+
+def _nonzero(details: dict, key: str) -> bool:
+    try:
+        return Decimal(str(details.get(key) or 0)) != 0
+    except ArithmeticError:
+        return True

@@ -145,6 +145,12 @@ class ChipCount(models.Model):
     ``opener``: counted when the table opens (compared with the last ``closer`` count of the
     same table); ``closer``: counted when it closes (the next opener's reference); ``spot``:
     any count in between. The cash desk reads these as the table's chip inventories.
+
+    A count is never edited: a correction is a new count pointing at the one it corrects
+    (``replaces``), of the same kind and moment (``counted_at``: the tray it describes;
+    ``corrected_at``: when the correction was entered), signed by its author
+    (``counted_by``, with a ``note``) and counting only once a second person confirmed it
+    with his password (``confirmed_by``; ``cashdesk.corrections``).
     """
 
     class Kind(models.TextChoices):
@@ -166,6 +172,25 @@ class ChipCount(models.Model):
         "staff.User", on_delete=models.PROTECT, related_name="+", verbose_name=_("counted by")
     )
     counted_at = models.DateTimeField(_("counted at"))
+    replaces = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="replaced_by",
+        verbose_name=_("corrects"),
+    )
+    note = models.TextField(_("note"), blank=True)
+    corrected_at = models.DateTimeField(_("correction entered at"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        "staff.User",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("correction confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("correction confirmed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("chip count")
@@ -175,6 +200,15 @@ class ChipCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} — {self.get_kind_display()} — {self.total}"
+
+    @property
+    def correction(self) -> bool:
+        return self.replaces_id is not None
+
+    @property
+    def in_force(self) -> bool:
+        """The first count, or a correction a second person confirmed."""
+        return self.replaces_id is None or self.confirmed_at is not None
 
 
 class TableChange(models.Model):
@@ -241,6 +275,9 @@ class Checklist(models.Model):
         verbose_name=_("second signature"),
     )
     second_signed_at = models.DateTimeField(_("second signature at"), null=True, blank=True)
+    # What the second signer (the inspector) signed for: the opening float's discrepancy
+    # (the chip_float step's details) he acknowledged with his signature.
+    acknowledged = models.JSONField(_("discrepancy acknowledged"), default=dict, blank=True)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
 
     class Meta:

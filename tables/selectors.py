@@ -49,13 +49,35 @@ def table_history(*, table: Table, limit: int = 50):
 
 
 def last_chip_count(*, table: Table, kind: str) -> ChipCount | None:
-    """The latest count of ``kind`` (``opener``, ``closer``, ``spot``) at ``table``."""
-    return (
-        ChipCount.objects.filter(table=table, kind=kind)
+    """The latest count of ``kind`` (``opener``, ``closer``, ``spot``) at ``table``, as it
+    is in force: a confirmed correction of it stands in for it (a pending one does not)."""
+    latest = (
+        ChipCount.objects.filter(table=table, kind=kind, replaces__isnull=True)
         .select_related("counted_by")
         .order_by("-counted_at", "-pk")
         .first()
     )
+    if latest is None:
+        return None
+    chain = ChipCount.objects.filter(table=table, kind=kind, counted_at=latest.counted_at)
+    return counts_in_force(chain.select_related("counted_by"))[latest.pk][1]
+
+
+def counts_in_force(rows) -> dict[int, tuple[ChipCount, ChipCount]]:
+    """For each first count among ``rows`` (counts and their corrections, which share the
+    counted moment): its newest version and the version in force — the newest that is the
+    first count or a confirmed correction. They differ while a correction awaits its
+    second signature. A correction whose first count is not among ``rows`` is left out."""
+    root: dict[int, int] = {}
+    out: dict[int, tuple[ChipCount, ChipCount]] = {}
+    for count in sorted(rows, key=lambda c: c.pk):
+        origin = count.pk if count.replaces_id is None else root.get(count.replaces_id)
+        if origin is None:
+            continue
+        root[count.pk] = origin
+        in_force = out.get(origin, (count, count))[1]
+        out[origin] = (count, count if count.in_force else in_force)
+    return out
 
 
 def alerts_visible_to(*, user):

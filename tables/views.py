@@ -1,3 +1,5 @@
+from decimal import Decimal
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseNotAllowed
@@ -18,7 +20,7 @@ from staff.access import role_required
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
 from tables import services
-from tables.checklists import STEPS
+from tables.checklists import STEPS, float_discrepancy_lines
 from tables.forms import AlertFilterForm, SignForm
 from tables.models import ChipCount, Table
 from tables.selectors import (
@@ -47,6 +49,7 @@ def _step_data(request, table) -> dict:
         "seal": post.get("seal"),
         "tip_box": post.get("tip_box") == "on",
         "removed_by": post.get("removed_by") or None,
+        "note": post.get("float_note", "")[:500],
     }
 
 
@@ -65,13 +68,15 @@ def table_detail(request, table_id):
         return redirect("tables:table", table_id=table.pk)
     table.refresh_from_db()
     checklist = services.checklist_current(table=table)
-    steps = []
+    steps, discrepancy = [], []
     if checklist is not None:
         done = {row.step: row for row in checklist.steps.select_related("done_by")}
         steps = [
             {"code": code, "label": label, "row": done.get(code)}
             for code, label in STEPS[checklist.kind]
         ]
+        found = services.float_discrepancy(checklist)
+        discrepancy = float_discrepancy_lines(found) if found else []
     return render(
         request,
         "tables/table.html",
@@ -80,6 +85,16 @@ def table_detail(request, table_id):
             "checklist": checklist,
             "steps": steps,
             "all_done": checklist is not None and all(s["row"] for s in steps),
+            # the opening float's differences from the par and the last closer: the step
+            # shows them, the inspector signs for them
+            "discrepancy": discrepancy,
+            "float_inputs": [
+                (d, (table.par_float or {}).get(str(d), 0) if table.par_float else None)
+                for d in table.chip_denominations or []
+            ],
+            "par_total": sum(
+                (Decimal(str(d)) * n for d, n in (table.par_float or {}).items()), Decimal(0)
+            ),
             "player_edge": services.player_edge(table),
             "reference": last_chip_count(table=table, kind=ChipCount.Kind.CLOSER),
             "people": User.objects.filter(is_active=True).order_by("full_name", "username"),
@@ -136,7 +151,12 @@ def _act(request, table, op) -> None:
             identifier=form.cleaned_data["identifier"],
             secret=form.cleaned_data["secret"],
         )
-        services.checklist_sign(checklist=checklist, slot=form.cleaned_data["slot"], signer=signer)
+        services.checklist_sign(
+            checklist=checklist,
+            slot=form.cleaned_data["slot"],
+            signer=signer,
+            acknowledge=request.POST.get("acknowledge") == "on",
+        )
         messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})
         return
     raise ValidationError(_("The screen sent a message the table cannot read."))

@@ -39,8 +39,19 @@ def table_validate_chips(*, table: Table) -> None:
             )
 
 
-def chip_count_record(*, table: Table, kind: str, counts: dict, counted_by) -> ChipCount:
-    """Record a count of the chip float: ``counts`` is {denomination: number of chips}."""
+def chip_count_record(
+    *,
+    table: Table,
+    kind: str,
+    counts: dict,
+    counted_by,
+    counted_at=None,
+    replaces: ChipCount | None = None,
+    note: str = "",
+) -> ChipCount:
+    """Record a count of the chip float: ``counts`` is {denomination: number of chips}.
+    A correction (``replaces``: the count it corrects, with its moment ``counted_at`` and a
+    ``note``) is written by ``cashdesk.corrections``, which asks for its second signature."""
     allowed = [str(d) for d in table.chip_denominations or []]
     if not allowed:
         raise Refused("no_chip_set", _("Set the table's chip set before counting its float."))
@@ -69,7 +80,10 @@ def chip_count_record(*, table: Table, kind: str, counts: dict, counted_by) -> C
         counts=clean,
         total=total.quantize(Decimal("0.01")),
         counted_by=counted_by,
-        counted_at=timezone.now(),
+        counted_at=counted_at or timezone.now(),
+        replaces=replaces,
+        note=note,
+        corrected_at=timezone.now() if replaces is not None else None,
     )
     count.full_clean()
     count.save()

@@ -14,7 +14,7 @@ from floor.errors import Refused
 from staff.roles import Role
 from staff.selectors import inspects
 from staff.throttle import sign_in_name, throttled_message
-from tables.checklists import step_codes
+from tables.checklists import float_discrepancy_lines, step_codes
 from tables.formats import number_text
 from tables.models import Checklist, ChecklistStep, Table, TableChange
 from tables.services.steps import Step, step_details
@@ -181,10 +181,43 @@ def _check_signer(checklist: Checklist, slot: str, signer) -> None:
         )
 
 
-def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
+def float_discrepancy(checklist: Checklist) -> dict | None:
+    """The opening float's discrepancy (its step's details) when it differs from the par
+    or the last closing count, else None."""
+    if checklist.kind != Checklist.Kind.OPENING:
+        return None
+    step = checklist.steps.filter(step="chip_float").first()
+    if step is None or not step.details.get("discrepancy"):
+        return None
+    return step.details
+
+
+def _acknowledgement(checklist: Checklist, slot: str, acknowledge: bool) -> dict:
+    """What the inspector's signature acknowledges: the opening float's discrepancy, which
+    he signs for only explicitly (``acknowledge``), or nothing."""
+    found = float_discrepancy(checklist) if slot == "second" else None
+    if found is None:
+        return {}
+    if not acknowledge:
+        raise Refused(
+            "discrepancy_unacknowledged",
+            _(
+                "The chip float differs: %(what)s The inspector signs only acknowledging "
+                "it (tick the box above the signature)."
+            )
+            % {"what": " ".join(float_discrepancy_lines(found))},
+        )
+    return found
+
+
+def checklist_sign(
+    *, checklist: Checklist, slot: str, signer, acknowledge: bool = False
+) -> Checklist:
     """Sign ``checklist`` in ``slot`` (``pit_boss`` or ``second``: the inspector; at closing
     the inspector or the duty administrator). ``signer`` must have proved their own credential
-    (:func:`signer_authenticate`). Every step must be done; two different people sign."""
+    (:func:`signer_authenticate`). Every step must be done; two different people sign.
+    Where the opening float differs from the par or the last closing count, the inspector
+    signs only with ``acknowledge`` and his signature keeps what he acknowledged."""
     if slot not in SIGNER_ROLES:
         raise Refused("bad_slot", _("Unknown signature."))
     with transaction.atomic():
@@ -197,6 +230,9 @@ def checklist_sign(*, checklist: Checklist, slot: str, signer) -> Checklist:
         if getattr(checklist, mine) is not None:
             raise Refused("already_signed", _("This signature is already given."))
         _check_signer(checklist, slot, signer)
+        acknowledged = _acknowledgement(checklist, slot, acknowledge)
+        if acknowledged:
+            checklist.acknowledged = acknowledged
         setattr(checklist, mine, signer.pk)
         setattr(checklist, mine.replace("_by_id", "_at"), timezone.now())
         checklist.full_clean()

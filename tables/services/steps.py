@@ -22,7 +22,10 @@ from staff import seats
 from staff.models import User
 from staff.roles import Role, TableRole
 from staff.selectors import table_staff
+from tables.checklists import float_discrepancy_lines
+from tables.chips import CENT
 from tables.models import Checklist, ChipCount, Table
+from tables.selectors import last_chip_count
 from tables.services.chips import chip_count_record
 from tables.services.reservations import reservations_clear
 
@@ -44,17 +47,55 @@ class Step:
         return self.checklist.kind == Checklist.Kind.OPENING
 
 
-def _chip_float(step: Step) -> dict:
-    """The float counted by denomination: the opener (compared with the last closer: any
-    difference is a critical alert) or the closer (the next opener's reference)."""
-    table = step.table
-    reference = None
-    if step.opening:
-        reference = (
-            ChipCount.objects.filter(table=table, kind=ChipCount.Kind.CLOSER)
-            .order_by("-counted_at", "-pk")
-            .first()
+def _compare(counts: dict, total: Decimal, reference: dict, reference_total: Decimal) -> tuple:
+    """The difference of a count from a reference count: in total, and by denomination
+    (only the denominations that differ, as chips counted minus chips expected)."""
+    by_denomination = {
+        d: counts.get(d, 0) - reference.get(d, 0)
+        for d in sorted(set(counts) | set(reference), key=Decimal)
+        if counts.get(d, 0) != reference.get(d, 0)
+    }
+    return str((total - reference_total).quantize(CENT)), by_denomination
+
+
+def _par(table: Table) -> tuple[dict, Decimal] | None:
+    """The table's par float by denomination and its total, or None where none is set."""
+    par = {str(d): n for d, n in (table.par_float or {}).items()}
+    if not par:
+        return None
+    return par, sum((Decimal(d) * n for d, n in par.items()), Decimal(0)).quantize(CENT)
+
+
+def _float_alerts(step: Step, details: dict) -> None:
+    """A critical money alert for each reference the opening float differs from (clearing
+    one takes two people: tables.services.alerts)."""
+    for kind, reference, difference, by in (
+        ("float_par_difference", "par", "par_difference", "par_by_denomination"),
+        ("float_difference", "reference", "difference", "by_denomination"),
+    ):
+        if details.get(reference) is None:
+            continue
+        if details[difference] == "0.00" and not details[by]:
+            continue
+        params = {"opener": details["total"], "difference": details[difference]}
+        params["par" if reference == "par" else "closer"] = details[reference]
+        alert_raise(
+            table_id=step.table.pk,
+            kind=kind,
+            params=params,
+            severity=Alert.Severity.CRITICAL,
+            raised_by=step.by,
         )
+
+
+def _chip_float(step: Step) -> dict:
+    """The float counted by denomination: the closer (the next opener's reference), or the
+    opener — compared with the table's par float and with the last closing count. An opener
+    that differs from either is a discrepancy: refused without a note saying why (the
+    refusal says what differs, by denomination and in total), recorded with the note, a
+    critical alert per difference, and the inspector signs the checklist acknowledging it
+    (``tables.services.lifecycle.checklist_sign``)."""
+    table = step.table
     count = chip_count_record(
         table=table,
         kind=ChipCount.Kind.OPENER if step.opening else ChipCount.Kind.CLOSER,
@@ -62,29 +103,31 @@ def _chip_float(step: Step) -> dict:
         counted_by=step.by,
     )
     details = {"chip_count": count.pk, "counts": count.counts, "total": str(count.total)}
-    if reference is None:
+    if not step.opening:
         return details
-    difference = count.total - reference.total
-    by_denomination = {
-        d: count.counts.get(d, 0) - reference.counts.get(d, 0)
-        for d in sorted(set(count.counts) | set(reference.counts), key=Decimal)
-        if count.counts.get(d, 0) != reference.counts.get(d, 0)
-    }
-    details.update(
-        reference=str(reference.total), difference=str(difference), by_denomination=by_denomination
-    )
-    if difference or by_denomination:
-        alert_raise(
-            table_id=table.pk,
-            kind="float_difference",
-            params={
-                "opener": str(count.total),
-                "closer": str(reference.total),
-                "difference": str(difference),
-            },
-            severity=Alert.Severity.CRITICAL,
-            raised_by=step.by,
-        )
+    reference = last_chip_count(table=table, kind=ChipCount.Kind.CLOSER)
+    if reference is not None:
+        difference, by = _compare(count.counts, count.total, reference.counts, reference.total)
+        details.update(reference=str(reference.total), difference=difference, by_denomination=by)
+    par = _par(table)
+    if par is not None:
+        difference, by = _compare(count.counts, count.total, *par)
+        details.update(par=str(par[1]), par_difference=difference, par_by_denomination=by)
+    lines = float_discrepancy_lines(details)
+    details["discrepancy"] = bool(lines)
+    if lines:
+        note = str(step.data.get("note") or "").strip()[:500]
+        if not note:
+            raise Refused(
+                "float_note_required",
+                _(
+                    "The chip float differs. %(what)s Count it again, or write a note saying "
+                    "why to record it: the inspector and the duty administrator are alerted."
+                )
+                % {"what": " ".join(lines)},
+            )
+        details["note"] = note
+        _float_alerts(step, details)
     return details
 
 

@@ -112,3 +112,45 @@ def test_a_day_closes_over_what_is_open_only_with_a_waiver_of_two(new_page, crew
     note.scroll_into_view_if_needed()
     assert_in_view(note, what=f"the waiver on the report ({size})")
     look(page, f"two-person-waiver-report-{size}")
+
+
+@pytest.mark.parametrize("size", ["landscape", "portrait"])
+def test_a_drop_correction_waits_for_a_second_persons_password(new_page, crew, table, size):
+    """Issue 19 item 4 through a real daphne: the duty administrator corrects a counted drop
+    on the drop screen; the duty home lists the correction as an open exception with a
+    confirmation form (no resolution form); his own password is refused, the inspector's
+    confirms it. Screenshots: test-artifacts/two-person-correction-*.png."""
+    from cashdesk.models import DropCount
+
+    services.drop_enter(table=table, gaming_day=today(), amount="2000", actor=crew["duty"])
+    page = new_page(viewport=SIZES[size])
+    _password(page, "duty")
+    page.goto(f"/cash/duty/drop/?day={today().isoformat()}")
+    form = page.get_by_test_id("drop-form")
+    form.locator('input[name="amount"]').fill("1500")
+    form.locator('input[name="note"]').fill("the box was recounted")
+    form.locator('button[type="submit"]').click()
+    expect(page.locator(".messages")).to_contain_text("awaits a second person's confirmation")
+    expect(page.get_by_test_id("correction-pending").first).to_be_visible()
+
+    page.goto("/cash/duty/")
+    form = page.get_by_test_id("confirm-correction-form")
+    expect(form).to_have_count(1)
+    expect(page.get_by_test_id("correction-figures")).to_contain_text("2,000.00 → 1,500.00")
+    form.get_by_test_id("confirm-second").focus()
+    for field in ("confirm-second", "confirm-second-password", "confirm-send"):
+        _in_view(form.get_by_test_id(field), f"{field} ({size})")
+    form.get_by_test_id("confirm-second").fill("duty")
+    form.get_by_test_id("confirm-second-password").fill(PASSWORD)
+    form.get_by_test_id("confirm-send").click()
+    expect(page.get_by_test_id("error")).to_contain_text("another person's")
+    assert DropCount.objects.get(replaces__isnull=False).confirmed_at is None
+
+    form = page.get_by_test_id("confirm-correction-form")
+    form.get_by_test_id("confirm-second").fill("inspector")
+    form.get_by_test_id("confirm-second-password").fill(PASSWORD)
+    look(page, f"two-person-correction-{size}")
+    form.get_by_test_id("confirm-send").click()
+    expect(page.locator(".messages")).to_contain_text("Correction confirmed")
+    expect(page.get_by_test_id("confirm-correction-form")).to_have_count(0)
+    assert DropCount.objects.get(replaces__isnull=False).confirmed_by == crew["inspector"]

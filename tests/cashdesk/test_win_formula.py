@@ -5,10 +5,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from cashdesk import services
+from cashdesk import corrections, services
 from cashdesk.selectors import cash_report, expected_tray
 from game.configuration import house_edge
-from tests.cashdesk.conftest import today
+from tests.cashdesk.conftest import signed_by, today
 
 
 def test_win_and_hold_on_a_worked_example(worked_day):
@@ -66,6 +66,10 @@ def test_a_drop_correction_is_a_new_record_pointing_at_the_old(worked_day, crew)
     )
     old, new = DropCount.objects.order_by("pk")
     assert new.replaces == old and old.amount == Decimal("30000")
+    # it counts once a second person confirms it (tests/cashdesk/test_drop_correction_two_people.py)
+    corrections.drop_correction_confirm(
+        drop=new, actor=crew["duty"], **signed_by(crew["inspector"])
+    )
     line = cash_report(first=today(), last=today())["lines"][0]
     assert line.drop == Decimal("29000") and line.drop_difference == Decimal("-1000")
     assert line.win == Decimal("16000")

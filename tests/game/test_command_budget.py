@@ -120,9 +120,10 @@ def test_a_cash_in_with_its_publish_stays_within_budget(watched, crew):
         cash.cash_in_record(table=table, actor=crew["dealer"], notes={"100": 2}, chips={"100": 2})
     # the cash-in (role, the table's row locked, day, insert, its audit links, feed: 12),
     # the table's board read again (its shift money changed: 9) and the duty screen's whole
-    # floor (12)
+    # floor (14: with the confirmed cash-in corrections in its totals and the chip counts'
+    # corrections awaiting a second signature in its open exceptions, issue 19 item 4)
     done = statements(queries.captured_queries)
-    assert len(done) <= 33, [sql[:80] for sql in done]
+    assert len(done) <= 35, [sql[:80] for sql in done]
 
 
 def test_a_round_with_rated_players_costs_one_update_and_one_read_more(watched, dealer_desk):

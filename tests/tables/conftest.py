@@ -5,10 +5,10 @@ from tables import services
 CHIPS = ["25", "100", "500"]
 
 
-def do_opening_steps(checklist, user, counts=None):
-    """Every opening step, done by ``user``."""
+def do_opening_steps(checklist, user, counts=None, note=""):
+    """Every opening step, done by ``user`` (``note``: why the float differs, where it does)."""
     data = {
-        "chip_float": {"counts": counts or {"25": 40, "100": 40, "500": 20}},
+        "chip_float": {"counts": counts or {"25": 40, "100": 40, "500": 20}, "note": note},
         "cards": {"decks": 6, "spread_checked": True},
         "cash_box": {"seal": "S-1001", "tip_box": True},
     }
@@ -28,11 +28,14 @@ def do_opening_steps(checklist, user, counts=None):
         )
 
 
-def open_table(table, pitboss, inspector, counts=None):
+def open_table(table, pitboss, inspector, counts=None, note=""):
+    """Open ``table``; with ``note`` the float differs and the inspector signs for it."""
     checklist = services.checklist_start(table=table, kind="opening", started_by=pitboss)
-    do_opening_steps(checklist, pitboss, counts)
+    do_opening_steps(checklist, pitboss, counts, note)
     services.checklist_sign(checklist=checklist, slot="pit_boss", signer=pitboss)
-    services.checklist_sign(checklist=checklist, slot="second", signer=inspector)
+    services.checklist_sign(
+        checklist=checklist, slot="second", signer=inspector, acknowledge=bool(note)
+    )
     return services.table_open(table=table, opened_by=pitboss)
 
 

@@ -161,7 +161,9 @@ def test_closing_counts_the_float_and_the_next_opening_compares_with_it(closed_t
     closer = ChipCount.objects.get(table=closed_table, kind="closer")
     assert closer.total == Decimal("14800")
     assert not Alert.objects.filter(kind="float_difference").exists()
-    open_table(closed_table, crew["pitboss"], crew["inspector"])  # 40 × 100 again: +200
+    open_table(  # 40 × 100 again: +200, a discrepancy signed for
+        closed_table, crew["pitboss"], crew["inspector"], note="two chips back from the cage"
+    )
     checklist = Checklist.objects.filter(table=closed_table, kind="opening").first()
     details = checklist.steps.get(step="chip_float").details
     assert details["reference"] == "14800.00"
