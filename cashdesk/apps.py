@@ -7,6 +7,7 @@ class CashdeskConfig(AppConfig):
     verbose_name = _("Cash desk")
 
     def ready(self):
+        from cashdesk import ledger  # noqa: F401  (audit_verify's seal check)
         from cashdesk.selectors import alert_authors_register
 
         alert_authors_register()

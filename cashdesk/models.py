@@ -10,10 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from cashdesk.audit import AuditChain, AuditEntry, Chained
 from cashdesk.gaming import gaming_day_of
-
-__all__ = ["AuditChain", "AuditEntry"]  # the chain's own tables live in cashdesk.audit
+from floor.ledger import Chained
 
 USER = settings.AUTH_USER_MODEL
 MONEY = {"max_digits": 14, "decimal_places": 2}
@@ -432,9 +430,11 @@ class DropCount(Chained):
         return f"{self.table} {self.gaming_day} {self.amount}"
 
 
-class RoundResult(models.Model):
+class RoundResult(Chained):
     """A closed round's recorded result, written once by the live table's write path in the
-    transaction that closes the round (``cashdesk.services.round_result_record``).
+    transaction that closes the round (``cashdesk.services.round_result_record``), a link of
+    the table's result chain of its gaming day: the figures the reports print, so
+    ``audit_verify`` also compares the round's own totals with them (game/ledger.py).
 
     Nothing is recomputed: ``players_net`` and ``total_bet`` are the round's own figures,
     ``hands`` the number of boxes the engine settled, ``theoretical_win`` the total bet times
@@ -458,7 +458,31 @@ class RoundResult(models.Model):
     voided = models.BooleanField(default=False)
 
     class Meta:
-        indexes = [models.Index(fields=["gaming_day", "table"])]
+        indexes = [
+            models.Index(fields=["gaming_day", "table"]),
+            models.Index(fields=["audit_chain", "audit_seq"], name="roundresult_audit_link"),
+        ]
+
+    audit_fields = (
+        "round",
+        "table",
+        "gaming_day",
+        "shift",
+        "closed_at",
+        "hands",
+        "total_bet",
+        "players_net",
+        "theoretical_win",
+        "winning_boxes",
+        "voided",
+    )
+
+    @staticmethod
+    def chain_key(table_id: int, day) -> str:
+        return f"results:{int(table_id)}:{day}"
+
+    def audit_chain_of(self):
+        return self.chain_key(self.table_id, self.gaming_day), self.gaming_day
 
     def __str__(self) -> str:
         return f"{self.round_id}: {self.players_net}"
@@ -555,6 +579,13 @@ class GamingDayClose(Chained):
         USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     reopened_at = models.DateTimeField(_("reopened at"), null=True, blank=True)
+    # The day's seal (floor.ledger.day_seal), made right after the close was recorded: the
+    # heads of every chain of the day, and a MAC over them with the key ``seal_key``. Not a
+    # recorded value of the close (it covers the close's own link): an edit shows as a seal
+    # that does not match its heads, a deletion as a standing close without a seal.
+    sealed_heads = models.TextField(_("heads sealed"), blank=True, editable=False)
+    seal_key = models.CharField(_("seal key"), max_length=16, blank=True, editable=False)
+    seal = models.CharField(_("seal"), max_length=64, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("closed gaming day")

@@ -13,7 +13,6 @@ from django.db.models import Count, Max, Min, Prefetch, Q, Sum
 from django.db.models.functions import TruncHour
 from django.utils import timezone
 
-from cashdesk.audit import content_of
 from cashdesk.gaming import CENT, day_window, gaming_day_of, shift_of
 from cashdesk.models import (
     CashIn,
@@ -26,6 +25,7 @@ from cashdesk.models import (
     Tip,
 )
 from floor.alerts import figure_authors_register
+from floor.ledger import content_of
 from floor.models import Alert
 from floor.parsing import record_id
 from tables.models import ChipCount, Table

@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.utils.translation import ngettext
 
-from cashdesk.audit import day_verify
 from cashdesk.gaming import CENT, counts, day_window, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
@@ -33,6 +32,7 @@ from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
 from floor.forms import player_card_value
+from floor.ledger import day_seal, day_verify
 from floor.models import Alert
 from floor.parsing import box_number
 from staff.roles import Role, TableRole
@@ -706,7 +706,7 @@ def gaming_day_close(
 ) -> GamingDayClose:
     """Close a gaming day: only a past or the current one, with every table that opened
     before its end closed again, its record passing the tamper check
-    (``cashdesk.audit.day_verify``), and what a controller asks: a counted drop for every
+    (``floor.ledger.day_verify``), and what a controller asks: a counted drop for every
     table that played, no open exception, no open critical alert of the day. What is
     still open can be closed over only with a waiver: ``waiver_reason`` and two signatures
     (the duty administrator's own ``password``, and ``second``/``second_password`` of a pit
@@ -730,7 +730,7 @@ def gaming_day_close(
             tables = list(Table.objects.select_for_update(no_key=True).order_by("number", "pk"))
             _require_day_open(gaming_day)
             waived = _day_close_guard(gaming_day, tables, waiver=other is not None)
-            day_verify(gaming_day)  # a tampered record refuses the close (cashdesk/audit.py)
+            day_verify(gaming_day)  # a tampered record refuses the close (floor/ledger.py)
             close = GamingDayClose(
                 gaming_day=gaming_day,
                 closed_by=actor,
@@ -744,11 +744,21 @@ def gaming_day_close(
             except ValidationError:
                 _require_day_open(gaming_day)  # closed a moment ago by another submit
                 raise
+            _day_seal(close)
             duty_changed()
     except IntegrityError:  # closed at the same moment by a second submit
         _require_day_open(gaming_day)
         raise
     return close
+
+
+def _day_seal(close: GamingDayClose) -> None:
+    """Seal the closed day (floor.ledger.day_seal): stored with the close by an UPDATE —
+    a save would append a change of the close to the very chain being sealed."""
+    close.sealed_heads, close.seal_key, close.seal = day_seal(close.gaming_day)
+    GamingDayClose.objects.filter(pk=close.pk).update(
+        sealed_heads=close.sealed_heads, seal_key=close.seal_key, seal=close.seal
+    )
 
 
 def gaming_day_reopen(

@@ -201,8 +201,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-# The key of the record's hash chains (cashdesk/audit.py): set it once, never change it.
+# The keys of the record's hash chains and day seals (floor/ledger.py; docs/operations.md,
+# "The tamper-evident record"): independent of SECRET_KEY, required with DEBUG off. New links
+# are made with AUDIT_CHAIN_KEY under the id AUDIT_CHAIN_KEY_ID (stored on every link); a
+# rotated key moves to AUDIT_CHAIN_OLD_KEYS ("id:secret,id:secret") and keeps verifying the
+# links it made.
 AUDIT_CHAIN_KEY = env("AUDIT_CHAIN_KEY")
+AUDIT_CHAIN_KEY_ID = env("AUDIT_CHAIN_KEY_ID", "1")
+if not AUDIT_CHAIN_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "AUDIT_CHAIN_KEY must be set in the environment when DEBUG is off."
+        )
+    AUDIT_CHAIN_KEY, AUDIT_CHAIN_KEY_ID = "dev-only-insecure-audit-chain-key", "dev"  # noqa: S105
+if not AUDIT_CHAIN_KEY_ID or len(AUDIT_CHAIN_KEY_ID) > 16 or ":" in AUDIT_CHAIN_KEY_ID:
+    raise ImproperlyConfigured("AUDIT_CHAIN_KEY_ID must be 1-16 characters without ':'.")
+AUDIT_CHAIN_KEYS = {
+    kid.strip(): secret.strip()
+    for kid, _sep, secret in (item.partition(":") for item in env_list("AUDIT_CHAIN_OLD_KEYS"))
+    if kid.strip() and secret.strip()
+}
+AUDIT_CHAIN_KEYS[AUDIT_CHAIN_KEY_ID] = AUDIT_CHAIN_KEY
 
 # Sign-in throttling (docs/operations.md, "Security"): wrong passwords and PINs are counted
 # per source, the client's address and the name typed together. The first few tries are

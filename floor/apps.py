@@ -11,4 +11,4 @@ class FloorConfig(AppConfig):
     verbose_name = _("Floor")
 
     def ready(self):
-        from floor import signals  # noqa: F401  (connects the receivers)
+        from floor import checks, signals  # noqa: F401  (deploy checks; the receivers)

@@ -7,4 +7,4 @@ class GameConfig(AppConfig):
     verbose_name = _("Game")
 
     def ready(self):
-        from game import signals  # noqa: F401  (connects the receivers)
+        from game import ledger, signals  # noqa: F401  (receivers; audit_verify's checks)

@@ -13,8 +13,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from cashdesk.audit import Chained
 from cashdesk.gaming import gaming_day_of
+from floor.ledger import Chained
 
 
 class Shoe(models.Model):
@@ -129,7 +129,7 @@ def round_chain_of(table_id: int, when) -> tuple[str, object]:
 
 class RoundEvent(Chained):
     """One accepted command of a round, with the engine events it caused. Append-only, and a
-    link of its table's hash chain for the gaming day (cashdesk/audit.py)."""
+    link of its table's hash chain for the gaming day (floor/ledger.py)."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField(_("sequence number"))

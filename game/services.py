@@ -33,7 +33,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Subquery
 from django.utils import timezone
 
-from cashdesk.audit import AuditChain, chain_head_ensure, link_after
+from cashdesk.models import RoundResult
 from cashdesk.services import round_result_record
 from feed import metrics
 from feed.send import said
@@ -42,6 +42,7 @@ from floor import parsing
 from floor.alerts import alert_raise
 from floor.changes import table_changed, table_topic
 from floor.errors import Refused
+from floor.ledger import AuditChain, chain_head_ensure, key_id, link_after
 from floor.models import Alert
 from floor.parsing import box_number, whole_number
 from game import live, players
@@ -208,10 +209,15 @@ class _Context:
         if getattr(row, "chain_key", None) != key or row.chain_id is None:
             row.chain_id, row.chain_length, row.chain_head = chain_head_ensure(key, day)
             row.chain_key = key
+            # The table's first command of the day also makes the chain its round results
+            # will be links of (once a day: the round's close then only moves its head).
+            chain_head_ensure(RoundResult.chain_key(self.table.pk, day), day)
         length, head, mac = link_after(event, key=key, length=row.chain_length, head=row.chain_head)
         row.chain_length, row.chain_head = length, head
         self.writes.insert(event)
-        self.writes.update(AuditChain, row.chain_id, length=length, head=head, mac=mac)
+        self.writes.update(
+            AuditChain, row.chain_id, length=length, head=head, mac=mac, key_id=key_id()
+        )
 
 
 def command_submit(*, table_id: int, actor, command) -> Outcome:

@@ -6,6 +6,9 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from floor.gaming import gaming_day_of
+from floor.ledger import Chained
+
 # docs/sources.md#box-reservation: a reservation token holds a box "no more than twenty minutes".
 RESERVATION_MOST_MINUTES = 20
 
@@ -139,7 +142,7 @@ class Table(models.Model):
         return max(1, math.ceil(self.reservation_time.total_seconds() / 60))
 
 
-class ChipCount(models.Model):
+class ChipCount(Chained):
     """A count of a table's chip float by denomination.
 
     ``opener``: counted when the table opens (compared with the last ``closer`` count of the
@@ -151,6 +154,9 @@ class ChipCount(models.Model):
     ``corrected_at``: when the correction was entered), signed by its author
     (``counted_by``, with a ``note``) and counting only once a second person confirmed it
     with his password (``confirmed_by``; ``cashdesk.corrections``).
+
+    Every count is a link of the table's chip-count chain of the gaming day it was written
+    in (floor/ledger.py); its confirmation is a recorded change of its state.
     """
 
     class Kind(models.TextChoices):
@@ -196,7 +202,27 @@ class ChipCount(models.Model):
         verbose_name = _("chip count")
         verbose_name_plural = _("chip counts")
         ordering = ["-counted_at", "-pk"]
-        indexes = [models.Index(fields=["table", "kind", "counted_at"])]
+        indexes = [
+            models.Index(fields=["table", "kind", "counted_at"]),
+            models.Index(fields=["audit_chain", "audit_seq"], name="chipcount_audit_link"),
+        ]
+
+    audit_fields = (
+        "table",
+        "kind",
+        "counts",
+        "total",
+        "counted_by",
+        "counted_at",
+        "replaces",
+        "note",
+        "corrected_at",
+    )
+    audit_state_fields = ("confirmed_by", "confirmed_at")
+
+    def audit_chain_of(self):
+        day = gaming_day_of(self.corrected_at or self.counted_at)
+        return f"chips:{self.table_id}:{day}", day
 
     def __str__(self) -> str:
         return f"{self.table} — {self.get_kind_display()} — {self.total}"

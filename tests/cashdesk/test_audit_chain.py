@@ -12,7 +12,8 @@ from django.core.management import call_command
 from django.db import connection
 
 from cashdesk import services
-from cashdesk.models import AuditChain, CashIn, GamingDayClose, Slip, Tip
+from cashdesk.models import CashIn, GamingDayClose, Slip, Tip
+from floor.ledger import AuditChain
 from game.models import RoundEvent
 from tables.models import Table
 from tests.cashdesk.conftest import today, yesterday
@@ -260,7 +261,7 @@ def test_concurrent_writers_of_one_chain_take_turns(cash_table, crew):
 
 def test_every_slip_state_change_is_a_link(floor):
     slip = Slip.objects.get(pk=floor["slip"].pk)
-    from cashdesk.models import AuditEntry
+    from floor.ledger import AuditEntry
 
     entries = AuditEntry.objects.filter(model="cashdesk.slip", object_id=slip.pk)
     # requested (its first state), issued, received

@@ -8,8 +8,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from cashdesk.audit import AuditEntry
 from cashdesk.models import CashIn, DropCount, GamingDayClose, Resolution, Slip, Tip
+from floor.ledger import AuditEntry
 from tests.cashdesk.conftest import once, today
 
 pytestmark = pytest.mark.django_db

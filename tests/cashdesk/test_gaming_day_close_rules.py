@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cashdesk import services
-from cashdesk.audit import chains_verify
-from cashdesk.models import AuditEntry, CashIn, GamingDayClose, RoundResult, Slip, Tip
+from cashdesk.models import CashIn, GamingDayClose, RoundResult, Slip, Tip
 from floor.errors import Refused
+from floor.ledger import AuditEntry
+from floor.ledger import ledger_verify as chains_verify
 from tables.models import Table
 from tests.cashdesk.conftest import today, waive, yesterday
 from tests.cashdesk.test_bad_input_never_crashes import refusal

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
 REQUIRED = {
     "SECRET_KEY": "s" * 50,
+    "AUDIT_CHAIN_KEY": "a" * 48,
     "ALLOWED_HOSTS": "pit.casino.example",
     "POSTGRES_PASSWORD": "p" * 24,
 }

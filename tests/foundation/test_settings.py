@@ -48,6 +48,7 @@ def _production(**extra: str) -> dict[str, str]:
     return {
         "DEBUG": "0",
         "SECRET_KEY": secrets.token_urlsafe(50),
+        "AUDIT_CHAIN_KEY": secrets.token_urlsafe(48),
         "ALLOWED_HOSTS": "pit.casino.example",
         **extra,
     }
@@ -66,6 +67,26 @@ def test_debug_off_without_a_secret_key_refuses_to_start():
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_off_without_an_audit_chain_key_refuses_to_start():
+    """The chains' key is not derived from SECRET_KEY any more (issue 19, item 2)."""
+    env = _production()
+    del env["AUDIT_CHAIN_KEY"]
+    result = _run(["manage.py", "check"], **env)
+
+    assert result.returncode != 0
+    assert "AUDIT_CHAIN_KEY must be set" in result.stderr
+
+
+def test_check_deploy_refuses_a_short_audit_chain_key_or_one_equal_to_secret_key():
+    short = _run(["manage.py", "check", "--deploy"], **_production(AUDIT_CHAIN_KEY="too-short"))
+    assert short.returncode != 0 and "floor.E001" in short.stderr
+
+    env = _production()
+    env["AUDIT_CHAIN_KEY"] = env["SECRET_KEY"]
+    same = _run(["manage.py", "check", "--deploy"], **env)
+    assert same.returncode != 0 and "floor.E002" in same.stderr
 
 
 def test_defaults_are_sqlite_and_one_process_without_redis():

@@ -31,8 +31,10 @@ BUDGETS = {
         "card": 2,
         "stand": 2,
         # the round's end: its result (and whether its gaming day is already closed: a late
-        # round goes to the next day), the hand-over, the board again
-        "confirm-settlement": 18,
+        # round goes to the next day) — a link of the table's result chain, whose head it
+        # locks and moves (+2 since issue 19 item 2: the reports' round figures are chained)
+        # —, the hand-over, the board again
+        "confirm-settlement": 20,
     },
     "sqlite": {
         "open-round": 11,
@@ -40,7 +42,7 @@ BUDGETS = {
         "close-bets": 7,
         "card": 8,
         "stand": 7,
-        "confirm-settlement": 21,
+        "confirm-settlement": 23,
     },
 }
 
