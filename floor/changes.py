@@ -19,7 +19,8 @@ from __future__ import annotations
 from django.db import DEFAULT_DB_ALIAS, IntegrityError, connections, transaction
 
 from feed.consumers import user_topic
-from feed.send import send_on_commit
+from feed.send import said, send_on_commit
+from feed.sequences import topic_next
 from floor.models import TableFeed
 
 DUTY_TOPIC = "duty"
@@ -57,11 +58,19 @@ def table_changed(
     moved the table topic's sequence in its own statement (``feed.sequences.topic_next_sql``)
     and this is the first word of the table in the transaction.
     """
+    topic = table_topic(table_id)
+    if seq is None and not said(topic, using=using):
+        # The table's sequence first, its board after: the order every writer of a table
+        # takes (a command moves the sequence in its write statement and the board after
+        # it). A cash-in that moved the board first and the sequence at its first word
+        # deadlocked with a round opening or ending at the same table (bench_live, 100
+        # tables, PostgreSQL).
+        seq = topic_next(topic, using=using)
     moved = None
     if board or round_open is not None:
         moved = _board_update(table_id, board, round_open, round_number, using)
     event = {"board": board, "state": state, "feed": moved}
-    send_on_commit(table_topic(table_id), event, seq=seq, using=using)
+    send_on_commit(topic, event, seq=seq, using=using)
     if duty:
         send_on_commit(DUTY_TOPIC, {"tables": [int(table_id)]}, using=using)
 

@@ -82,3 +82,37 @@ def test_a_new_table_has_its_row_and_a_missing_one_is_made(published, table):
     TableFeed.objects.filter(pk=table.pk).delete()
     changes.table_changed(table.pk)
     assert feed(table).board == 1
+
+
+def _order(queries, *tables) -> list[int]:
+    """The position of the first statement writing each of ``tables``."""
+    found = []
+    for table in tables:
+        at = [
+            i
+            for i, q in enumerate(queries)
+            if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "WITH"))
+            and table in q["sql"]
+        ]
+        assert at, (table, [q["sql"][:80] for q in queries])
+        found.append(at[0])
+    return found
+
+
+def test_every_writer_moves_a_tables_sequence_before_its_board(published, make_table):
+    """One lock order for a table's two feed rows: its topic's sequence, then its board.
+    A cash-in took them the other way round and deadlocked with a round's close on
+    PostgreSQL (bench_live at 100 tables)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from feed.models import Topic
+
+    table = make_table(1)
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        changes.table_changed(table.pk, duty=True)
+
+    seq_at, board_at = _order(
+        captured.captured_queries, Topic._meta.db_table, TableFeed._meta.db_table
+    )
+    assert seq_at < board_at
