@@ -20,6 +20,7 @@ checked again under its table's row lock, which the day close takes too.
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
@@ -29,7 +30,16 @@ from django.utils.translation import gettext as _
 from cashdesk.gaming import counts, gaming_day_of
 from cashdesk.models import CashIn, CashInCorrection, DropCount, GamingDayClose
 from cashdesk.selectors import figure_authors
-from cashdesk.services import _bounded, _lock_table, _require_day_open, _require_role, _save
+from cashdesk.services import (
+    _bounded,
+    _lock_player_card_day,
+    _lock_table,
+    _require_day_open,
+    _require_role,
+    _save,
+    player_day_alert,
+    player_day_total,
+)
 from floor.changes import table_changed
 from floor.errors import Refused
 from staff.roles import Role, TableRole
@@ -70,9 +80,12 @@ def _require_pending(row) -> None:
         )
 
 
-def _confirm(row, *, model, table_id: int, day: dt.date, author, authors, signature: dict):
+def _confirm(
+    row, *, model, table_id: int, day: dt.date, author, authors, signature: dict, then=None
+):
     """The shared second signature: check, authenticate the second person, then record him
-    under the table's lock after checking the record again."""
+    under the table's lock after checking the record again. ``then(other)``: what the
+    confirmation sets off, in the same transaction (``other``: the second person)."""
     _require_day_open(day)
     _require_pending(row)
     other = second_signer(first=author, table_id=table_id, authors=authors, **signature)
@@ -81,9 +94,12 @@ def _confirm(row, *, model, table_id: int, day: dt.date, author, authors, signat
         row = model.objects.select_for_update().get(pk=row.pk)
         _require_day_open(day)
         _require_pending(row)
+        before = then.before() if then else None
         row.confirmed_by = other
         row.confirmed_at = timezone.now()
         _save(row)
+        if then:
+            then.after(before, actor=other)
         table_changed(table_id, duty=True)
     return row
 
@@ -246,4 +262,25 @@ def cash_in_correction_confirm(
         author=row.corrected_by,
         authors=cash_in_correction_authors(row),
         signature=_signature(request, second, second_password),
+        then=_PlayerDay(row.cash_in) if row.cash_in.player_card else None,
     )
+
+
+class _PlayerDay:
+    """A confirmed correction changes the player's day total: it may cross the threshold
+    the cash-in alone did not (or no longer crosses it: the alert raised stays raised)."""
+
+    def __init__(self, cash_in: CashIn):
+        self.cash_in = cash_in
+
+    def before(self) -> Decimal:
+        c = self.cash_in
+        _lock_player_card_day(c.gaming_day, c.player_card)
+        return player_day_total(c.gaming_day, c.player_card)
+
+    def after(self, before: Decimal, *, actor) -> None:
+        c = self.cash_in
+        now = player_day_total(c.gaming_day, c.player_card)
+        player_day_alert(
+            table_id=c.table_id, card=c.player_card, before=before, now=now, actor=actor
+        )

@@ -27,7 +27,12 @@ from cashdesk.models import (
     Submission,
     Tip,
 )
-from cashdesk.selectors import day_close_objections, exception_of, figure_authors
+from cashdesk.selectors import (
+    corrected_cash_ins,
+    day_close_objections,
+    exception_of,
+    figure_authors,
+)
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
@@ -207,23 +212,34 @@ def cash_in_record(
             )
         if player_card:
             _lock_player_card_day(day, player_card)  # the sum below sees every earlier one
-            total = CashIn.objects.filter(gaming_day=day, player_card=player_card).aggregate(
-                s=Sum("amount")
-            )["s"] or Decimal(0)
-            limit = settings.CASH_IN_PLAYER_DAY_ALERT_AMOUNT
-            if total >= limit > total - amount:
-                alert_raise(
-                    table_id=table.pk,
-                    kind="cash_in_player_day",
-                    params={
-                        "card": player_card,
-                        "amount": str(total.quantize(CENT)),
-                        "threshold": limit,
-                    },
-                    raised_by=actor,
-                )
+            total = player_day_total(day, player_card)
+            player_day_alert(
+                table_id=table.pk, card=player_card, before=total - amount, now=total, actor=actor
+            )
         table_changed(table.pk, duty=True)  # the tile shows the shift's cash-ins
     return cash_in
+
+
+def player_day_total(day: dt.date, card: str) -> Decimal:
+    """What a player's card brought in on gaming day ``day``: its cash-ins at their amounts
+    in force (a confirmed correction counts, not the amount entered). Call it under the
+    card's day lock (``_lock_player_card_day``)."""
+    rows = CashIn.objects.filter(gaming_day=day, player_card=card)
+    entered = rows.aggregate(s=Sum("amount"))["s"] or Decimal(0)
+    return entered + sum((c["delta"] for c in corrected_cash_ins(rows)), Decimal(0))
+
+
+def player_day_alert(*, table_id: int, card: str, before: Decimal, now: Decimal, actor) -> None:
+    """Alert once when a card's day total crosses the threshold (a cash-in, or a confirmed
+    correction of one)."""
+    limit = settings.CASH_IN_PLAYER_DAY_ALERT_AMOUNT
+    if now >= limit > before:
+        alert_raise(
+            table_id=table_id,
+            kind="cash_in_player_day",
+            params={"card": card, "amount": str(now.quantize(CENT)), "threshold": limit},
+            raised_by=actor,
+        )
 
 
 def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:

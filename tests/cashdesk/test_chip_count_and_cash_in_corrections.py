@@ -285,3 +285,67 @@ def test_corrections_through_the_table_cash_screen_and_the_duty_home(
         },
     )
     assert CashInCorrection.objects.get().confirmed_at is None  # a pit boss may not
+
+
+def test_a_players_day_total_counts_confirmed_corrections_not_the_amounts_entered(
+    cash_table, crew, settings
+):
+    """The card's day total (the 'player's cash-ins of the day' alert) adds the amounts in
+    force: a cash-in corrected from 2 000 to 12 000 counts 12 000 — at the next cash-in of
+    the card, and at the correction's confirmation itself."""
+    from floor.models import Alert
+
+    settings.CASH_IN_PLAYER_DAY_ALERT_AMOUNT = 20000
+    first = services.cash_in_record(
+        table=cash_table,
+        actor=crew["dealer"],
+        notes={"1000": 2},
+        chips={"1000": 2},
+        player_card="PC-9",
+    )
+    services.cash_in_recount(cash_in=first, actor=crew["observer"], notes={"1000": 12})
+    correction = corrections.cash_in_correct(
+        cash_in=first, notes={"1000": 12}, note="camera: twelve notes", actor=crew["duty"]
+    )
+    corrections.cash_in_correction_confirm(
+        correction=correction, actor=crew["duty"], **signed_by(crew["inspector"])
+    )
+    assert services.player_day_total(today(), "PC-9") == Decimal("12000")
+    assert not Alert.objects.filter(kind="cash_in_player_day").exists()
+
+    services.cash_in_record(
+        table=cash_table,
+        actor=crew["dealer"],
+        notes={"5000": 2},
+        chips={"5000": 2},
+        player_card="PC-9",
+    )
+
+    alert = Alert.objects.get(kind="cash_in_player_day")
+    assert alert.params["amount"] == "22000.00"  # 12 000 in force + 10 000, not 2 000 + 10 000
+
+
+def test_a_confirmed_correction_that_crosses_the_players_day_threshold_alerts(
+    cash_table, crew, settings
+):
+    from floor.models import Alert
+
+    settings.CASH_IN_PLAYER_DAY_ALERT_AMOUNT = 10000
+    first = services.cash_in_record(
+        table=cash_table,
+        actor=crew["dealer"],
+        notes={"1000": 2},
+        chips={"1000": 2},
+        player_card="PC-10",
+    )
+    services.cash_in_recount(cash_in=first, actor=crew["observer"], notes={"1000": 12})
+    correction = corrections.cash_in_correct(
+        cash_in=first, notes={"1000": 12}, note="camera", actor=crew["duty"]
+    )
+    assert not Alert.objects.filter(kind="cash_in_player_day").exists()
+
+    corrections.cash_in_correction_confirm(
+        correction=correction, actor=crew["duty"], **signed_by(crew["inspector"])
+    )
+
+    assert Alert.objects.get(kind="cash_in_player_day").params["amount"] == "12000.00"
