@@ -43,18 +43,29 @@ def _csv_number(value) -> str:
 
 
 def _report_rows(report: dict):
-    """(label, {key: value}) for every line and the total."""
+    """(label, {key: value}, pending) for every line and the total; ``pending``: the titles
+    of its figures whose correction awaits a second signature (the screen marks those cells;
+    an export says it in its last column)."""
     for line in report["lines"]:
-        yield line.label, line.row()
-    yield _("Total"), report["total"].row()
+        yield line.label, line.row(), _pending(line)
+    yield _("Total"), report["total"].row(), _pending(report["total"])
+
+
+def _pending(figures) -> str:
+    keys = getattr(figures, "pending", set())
+    return ", ".join(str(c.title) for c in FIGURES if c.key in keys)
+
+
+def _header() -> list[str]:
+    return [str(LABEL_TITLE)] + [str(c.title) for c in FIGURES] + [_("Awaiting confirmation")]
 
 
 def report_csv(report: dict) -> bytes:
     return _csv(
-        [str(LABEL_TITLE)] + [str(c.title) for c in FIGURES],
+        _header(),
         (
-            [safe_text(label)] + [_csv_number(row[c.key]) for c in FIGURES]
-            for label, row in _report_rows(report)
+            [safe_text(label)] + [_csv_number(row[c.key]) for c in FIGURES] + [safe_text(pending)]
+            for label, row, pending in _report_rows(report)
         ),
     )
 
@@ -74,13 +85,13 @@ def report_xlsx(report: dict) -> bytes:
     book = Workbook()
     sheet = book.active
     sheet.title = f"{report['first']:%Y-%m-%d}"
-    sheet.append([str(LABEL_TITLE)] + [str(c.title) for c in FIGURES])
+    sheet.append(_header())
     for cell in sheet[1]:
         cell.font = Font(bold=True)
         cell.alignment = Alignment(wrap_text=True, vertical="top")
-    for label, row in _report_rows(report):
-        sheet.append([_text_cell(label)] + [row[c.key] for c in FIGURES])
-        for column, cell in zip(FIGURES, sheet[sheet.max_row][1:], strict=True):
+    for label, row, pending in _report_rows(report):
+        sheet.append([_text_cell(label)] + [row[c.key] for c in FIGURES] + [_text_cell(pending)])
+        for column, cell in zip(FIGURES, sheet[sheet.max_row][1:-1], strict=True):
             cell.number_format = XLSX_FORMATS[column.kind]
     for cell in sheet[sheet.max_row]:
         cell.font = Font(bold=True)
@@ -88,7 +99,7 @@ def report_xlsx(report: dict) -> bytes:
     sheet.append([_text_cell(legend())])
     sheet.freeze_panes = "B2"
     sheet.column_dimensions["A"].width = 18
-    for index in range(2, len(FIGURES) + 2):
+    for index in range(2, len(FIGURES) + 3):
         sheet.column_dimensions[sheet.cell(row=1, column=index).column_letter].width = 14
     return _save(book)
 

@@ -349,3 +349,26 @@ def test_a_confirmed_correction_that_crosses_the_players_day_threshold_alerts(
     )
 
     assert Alert.objects.get(kind="cash_in_player_day").params["amount"] == "12000.00"
+
+
+def test_the_exports_say_which_figures_await_a_second_signature(cash_table, crew):
+    """The screen marks a cell whose correction is pending; the CSV and the XLSX say it in
+    their last column, line by line and on the total."""
+    import csv
+    import io
+
+    from openpyxl import load_workbook
+
+    from cashdesk.exports import report_csv, report_xlsx
+
+    cash_in = _mismatch(cash_table, crew)
+    corrections.cash_in_correct(cash_in=cash_in, notes={"1000": 1}, note="cam", actor=crew["duty"])
+    report = cash_report(first=today(), last=today())
+
+    rows = list(csv.reader(io.StringIO(report_csv(report).decode("utf-8-sig"))))
+    assert rows[0][-1] == "Awaiting confirmation"
+    assert rows[1][-1] == "Cash-ins to the cash box"  # the table's line
+    assert rows[2][-1] == "Cash-ins to the cash box"  # the total
+    sheet = load_workbook(io.BytesIO(report_xlsx(report))).active
+    assert sheet.cell(row=1, column=sheet.max_column).value == "Awaiting confirmation"
+    assert sheet.cell(row=2, column=sheet.max_column).value == "Cash-ins to the cash box"
