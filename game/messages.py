@@ -14,7 +14,7 @@ from tables.formats import chip_value, money
 
 # Parameters that name a card or an amount: shown as people write them (A♦, 1 500.00).
 CARD_PARAMS = ("card", "old", "new")
-MONEY_PARAMS = ("amount", "min", "max", "stake")
+MONEY_PARAMS = ("amount", "min", "max", "stake", "half")
 
 MESSAGES = {
     # protocol
@@ -45,6 +45,9 @@ MESSAGES = {
         "%(players)s)."
     ),
     "burn_card_required": gettext_lazy("This game burns the first card: enter the burnt card."),
+    "shuffle_every_round": gettext_lazy(
+        "This table shuffles before every round: shuffle and cut first."
+    ),
     "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),
     "manual_only": gettext_lazy("This table deals from a simulated shoe: use “Next card”."),
     "note_required": gettext_lazy("Write what you saw."),
@@ -145,6 +148,9 @@ MESSAGES = {
     ),
     "insurance_over_half": gettext_lazy(
         "Box %(box)s: insurance %(amount)s is over half the bet (%(max)s)."
+    ),
+    "insurance_not_half": gettext_lazy(
+        "Box %(box)s: at this table insurance is exactly half the bet (%(half)s), not %(amount)s."
     ),
     # what was typed: amounts and labels refused by the one parser (floor.parsing)
     **TYPED_MESSAGES,

@@ -84,10 +84,18 @@ def shoe_before_opening(shoe, table) -> bool:
     return opened is not None and shoe.shuffled_at < opened
 
 
-def shoe_view(shoe, table=None) -> dict | None:
+def shoe_used(shoe) -> bool:
+    """Whether a card other than the burnt one has left the shoe: at a table that shuffles
+    before every round (``shuffle_every_round``, docs/sources.md#shuffle-when) such a shoe
+    needs a shuffle before the next round."""
+    return shoe.dealt > (1 if shoe.burn_card else 0)
+
+
+def shoe_view(shoe, table=None, *, every_round: bool = False) -> dict | None:
     if shoe is None:
         return None
     stale = table is not None and shoe_before_opening(shoe, table)
+    round_done = every_round and shoe_used(shoe)
     early = cut_card_early(dealt=shoe.dealt, size=shoe.size, behind=shoe.cards_behind_cut)
     return {
         "number": shoe.number,
@@ -96,7 +104,8 @@ def shoe_view(shoe, table=None) -> dict | None:
         "left": shoe.size - shoe.dealt,
         "penetration_pct": round(100 * shoe.penetration),
         "cut_card_out": shoe.cut_card_out,
-        "needs_shuffle": shoe.cut_card_out is not None or stale,
+        "needs_shuffle": shoe.cut_card_out is not None or stale or round_done,
+        "every_round": round_done and shoe.cut_card_out is None,
         "before_opening": stale,
         "cut_card_early": early,
         "burn_card": shoe.burn_card,
@@ -148,7 +157,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
     state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
-    shoe = shoe_view(snap.shoe, table)
+    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN
@@ -161,7 +170,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
         "simulated": table.card_entry == table.CardEntry.SIMULATED,
         "rules": rules,
         "suits": rules.three_sevens,  # a suited bonus needs suits on every card
-        "burn_needed": rules.dealer_cards == "hole" and table.card_entry == "manual",
+        "burn_needed": rules.burns_first_card and table.card_entry == "manual",
         "cut_low": cut_low,
         "cut_high": cut_high,
         "cut_default": (cut_low + cut_high) // 2,

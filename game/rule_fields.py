@@ -33,6 +33,7 @@ LABELS = {
     "blackjack_pays": _("Blackjack pays"),
     "ties": _("A tie"),
     "insurance": _("Insurance offered"),
+    "insurance_amount": _("Insurance amount"),
     "even_money": _("Even money offered"),
     "double_on": _("Double on"),
     "double_after_split": _("Double after a split"),
@@ -48,6 +49,8 @@ LABELS = {
     "cut_card": _("The cut card leaves behind it"),
     "offer_double_9_11": _("The dealer offers the double on 9, 10 or 11"),
     "newcomer_consent": _("A newcomer takes a free box with the seated players' consent"),
+    "burn_card": _("The first card after the shuffle is burnt"),
+    "shuffle_every_round": _("Shuffle before every round"),
 }
 
 VALUE_LABELS = {
@@ -67,6 +70,12 @@ VALUE_LABELS = {
     ("split_deal", "both-hands"): _("both at once, right after the split"),
     ("cut_card", "quarter-third"): _("a quarter to a third of the pack"),
     ("cut_card", "near-end"): _("26 to 50 cards, near the end"),
+    ("cut_card", "in-play-200-220"): _("the rest after 200 to 220 of 312 cards played"),
+    ("insurance_amount", "up-to-half"): _("any amount up to half the bet"),
+    ("insurance_amount", "half"): _("exactly half the bet"),
+    ("burn_card", "hole-card"): _("with a hole card only"),
+    ("burn_card", "always"): _("always"),
+    ("burn_card", "never"): _("never"),
     ("max_boxes_per_player", 0): _("no limit"),
 }
 

@@ -50,7 +50,7 @@ from game.configuration import house_edge, table_rules
 from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, EngineError, ShoeState
 from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe, round_chain_of
-from game.presenters import card_name, shoe_before_opening
+from game.presenters import card_name, shoe_before_opening, shoe_used
 from game.writes import Writes
 from staff import seats
 from staff.roles import Role, TableRole
@@ -624,8 +624,12 @@ def _open_round(ctx: _Context) -> None:
     shoe = live_row.current_shoe
     if shoe is None or shoe.cut_card_out is not None or shoe_before_opening(shoe, table):
         raise Refused("shuffle_needed")
+    rules = table_rules(table)
+    if rules.shuffle_every_round and shoe_used(shoe):
+        # docs/sources.md#shuffle-when: «Перед началом игры крупье перетасовывает все карты».
+        raise Refused("shuffle_every_round")
     opening = {
-        "rules": table_rules(table).to_json(),
+        "rules": rules.to_json(),
         "limits": {"min": str(table.min_bet), "max": str(table.max_bet)},
         "boxes": table.box_numbers,
         "shoe": shoe.state,
@@ -729,7 +733,7 @@ def _shuffle(ctx: _Context) -> None:
     else:
         engine_shoe = ShoeState(rules.decks)
     burn = ""
-    if rules.dealer_cards == "hole":
+    if rules.burns_first_card:  # docs/sources.md#burn-card (rule key burn_card)
         burn = _burn(engine_shoe, fields, simulated)
     live_row.current_shoe = Shoe.objects.create(
         table=table,
@@ -762,7 +766,8 @@ def _player_reshuffle_allowed(previous: Shoe, last_round: Round | None) -> None:
 
 
 def _burn(engine_shoe: ShoeState, fields: dict, simulated: bool) -> str:
-    """Games with a hole card burn the first card after the shuffle."""
+    """The first card after the shuffle is burnt where the rule set says so (``burn_card``:
+    with a hole card, always, or never; docs/sources.md#burn-card)."""
     if simulated:
         return engine_shoe.draw().code
     try:

@@ -4,6 +4,7 @@ python3 -m game.engine play FILE|- [--events]
 python3 -m game.engine edge --rules standard --rounds 1000000 --seed 1 [--workers N]
                             [--reshuffle-every-round]
 python3 -m game.engine bench [--rounds N]
+python3 -m game.engine rules [--rules PRESET|JSON]   every key of a rule set, and its choices
 """
 
 from __future__ import annotations
@@ -34,13 +35,19 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--rules", default="standard", help="preset name or rules JSON")
     e.add_argument("--rounds", type=int, default=1_000_000)
     e.add_argument("--seed", default="1")
-    e.add_argument("--reshuffle-every-round", action="store_true")
+    e.add_argument(
+        "--reshuffle-every-round",
+        action="store_true",
+        help="shuffle before every round (as the rule key shuffle_every_round does)",
+    )
     e.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     b = sub.add_parser("bench", help="rounds per second per core and microseconds per apply()")
     b.add_argument("--rules", default="standard")
     b.add_argument("--rounds", type=int, default=200_000)
     s = sub.add_parser("strategy", help="print the basic strategy table for a rule set")
     s.add_argument("--rules", default="standard")
+    k = sub.add_parser("rules", help="print a rule set with every key, and each key's values")
+    k.add_argument("--rules", default="standard", help="preset name or rules JSON")
     args = parser.parse_args(argv)
     if args.command == "play":
         return _play(args)
@@ -48,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         return _edge(args)
     if args.command == "bench":
         return _bench(args)
+    if args.command == "rules":
+        return _rules(args)
     return _strategy(args)
 
 
@@ -126,4 +135,33 @@ def _strategy(args) -> int:
     from .strategy import strategy_for
 
     print(jsonout.dumps(strategy_for(_rules_arg(args.rules)).describe(), indent=2))
+    return 0
+
+
+def _rules(args) -> int:
+    """The rule set as the engine reads it (every key, a preset's values where not given),
+    what it makes moot, and the values each key takes; a refused rule set exits 2."""
+    from .rules import BOOLS, CHOICES, KEYS
+
+    try:
+        rules = _rules_arg(args.rules)
+    except (EngineError, ValueError) as e:
+        return _fail({"code": getattr(e, "code", "bad_rules"), "message": str(e)})
+    numbers = {"decks": [1, 8], "max_hands": [1, 4], "max_boxes_per_player": [0, 7]}
+    values = {
+        key: list(CHOICES[key])
+        if key in CHOICES
+        else [False, True]
+        if key in BOOLS
+        else numbers[key]
+        for key in KEYS
+    }
+    out = {
+        "preset": rules.name,
+        "rules": rules.to_json(),
+        "moot": list(rules.moot),
+        "burns_first_card": rules.burns_first_card,
+        "values": values,
+    }
+    print(jsonout.dumps(out, indent=2))
     return 0

@@ -251,7 +251,9 @@ class RoundState:
         moves = []
         for b in self.seats:
             if self._insure_refusal(b) is None:
-                moves.append(Move("insure", b.number, low=CENT, high=_half_in_cents(b.bet)))
+                half = _half_in_cents(b.bet)
+                low = half if self.rules.insurance_amount == "half" else CENT
+                moves.append(Move("insure", b.number, low=low, high=half))
             if self._even_money_refusal(b) is None:
                 moves.append(Move("even-money", b.number))
         moves.append(Move("insurance-closed"))
@@ -593,6 +595,16 @@ class RoundState:
                 amount=str(amount),
                 max=str(half),
             )
+        if self.rules.insurance_amount == "half" and amount != _half_in_cents(box.bet):
+            # docs/sources.md#insurance: «в размере половины своей ставки» (003).
+            half = _half_in_cents(box.bet)
+            raise _illegal(
+                f"Box {box.number}: insurance is exactly half the bet ({half}), not {amount}",
+                code="insurance_not_half",
+                box=box.number,
+                amount=str(amount),
+                half=str(half),
+            )
         box.insurance = amount
         events.append({"kind": "insurance", "box": box.number, "amount": str(amount)})
 
@@ -911,7 +923,8 @@ class RoundState:
 
 
 def _half_in_cents(bet: Decimal) -> Decimal:
-    """The most a box may insure: half its bet, down to whole cents."""
+    """The most a box may insure: half its bet, down to whole cents (with
+    ``insurance_amount: half``, exactly what it insures)."""
     return (bet / TWO).quantize(CENT, rounding=ROUND_FLOOR)
 
 

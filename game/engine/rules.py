@@ -15,7 +15,9 @@ CHOICES = {
     "dealer_blackjack_takes": ("all", "original"),
     "split_blackjack": ("twenty-one", "instant-win"),
     "split_deal": ("in-turn", "both-hands"),
-    "cut_card": ("quarter-third", "near-end"),
+    "cut_card": ("quarter-third", "near-end", "in-play-200-220"),
+    "insurance_amount": ("up-to-half", "half"),
+    "burn_card": ("hole-card", "always", "never"),
 }
 BOOLS = (
     "dealer_hits_soft_17",
@@ -28,6 +30,7 @@ BOOLS = (
     "blackjack_beats_dealer_blackjack",
     "offer_double_9_11",
     "newcomer_consent",
+    "shuffle_every_round",
 )
 PAYS = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
 DOUBLE_TOTALS = {"any": None, "9-11": frozenset((9, 10, 11)), "10-11": frozenset((10, 11))}
@@ -52,13 +55,18 @@ class Rules:
       split hand's second card when its turn comes, or both split hands' second cards at once:
       docs/sources.md#split); cut_card ``quarter-third``/``near-end`` (where the cut card goes:
       1/4 to 1/3 of the pack behind it, or near the end, up to fifty cards:
-      docs/sources.md#cut-card-position); max_boxes_per_player (0-7, 0 = no limit: the boxes
+      docs/sources.md#cut-card-position; ``in-play-200-220``: 200 to 220 of 312 cards played);
+      insurance_amount ``up-to-half``/``half`` (any insurance up to half the box's bet, or
+      exactly half: docs/sources.md#insurance); burn_card ``hole-card``/``always``/``never``
+      (the first card after a shuffle is burnt with a hole card only, always, or never:
+      docs/sources.md#burn-card); shuffle_every_round (a new shuffle before every round:
+      docs/sources.md#shuffle-when); max_boxes_per_player (0-7, 0 = no limit: the boxes
       one player may bet on, 3 in the open-cards game: docs/sources.md#box-bet-limits);
       offer_double_9_11 (the dealer himself offers the double on a first two cards of 9, 10 or
       11: a prompt, docs/sources.md#double); newcomer_consent (a newcomer takes a free box only
-      with the seated players' consent: docs/sources.md#newcomer-free-box). The last four are
-      the live table's (``game.cuts``, ``game.live``, ``game.presenters``): the round never
-      reads them.
+      with the seated players' consent: docs/sources.md#newcomer-free-box). cut_card,
+      burn_card, shuffle_every_round and the last three are the live table's (``game.cuts``,
+      ``game.services``, ``game.live``, ``game.presenters``): the round never reads them.
 
     A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
     splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.
@@ -70,6 +78,8 @@ class Rules:
     blackjack_pays: str = "3:2"
     ties: str = "push"
     insurance: bool = True
+    # Absent from rule sets stored before it existed: "up-to-half" is how they were played.
+    insurance_amount: str = "up-to-half"
     even_money: bool = True
     double_on: str = "any"
     double_after_split: bool = True
@@ -88,6 +98,10 @@ class Rules:
     max_boxes_per_player: int = 0
     offer_double_9_11: bool = True
     newcomer_consent: bool = True
+    # Absent from rule sets stored before these keys existed: the defaults are what every
+    # table did before (a burn with a hole card only; a shuffle when the cut card came out).
+    burn_card: str = "hole-card"
+    shuffle_every_round: bool = False
     # Derived once, for the hot path.
     bj_ratio: Decimal = field(init=False, compare=False, repr=False)
     double_totals: frozenset | None = field(init=False, compare=False, repr=False)
@@ -202,6 +216,15 @@ class Rules:
             out += [k for k in ("double_after_split", "hit_split_aces") if getattr(self, k)]
             out += ["split_blackjack", "split_deal"]
         return tuple(out)
+
+    @property
+    def burns_first_card(self) -> bool:
+        """Whether the live table burns the first card after a shuffle
+        (docs/sources.md#burn-card): ``burn_card`` ``always``, or ``hole-card`` (the default,
+        what every table did before the key) with the dealer's second card face down."""
+        if self.burn_card == "hole-card":
+            return self.dealer_cards == "hole"
+        return self.burn_card == "always"
 
     @property
     def family(self) -> str:

@@ -79,6 +79,8 @@ def run(rules: Rules, rounds: int, seed, reshuffle_every_round: bool = False) ->
     even_money = rules.even_money and take_even_money(rules)
     total = Decimal(0)
     sq = 0.0
+    # docs/sources.md#shuffle-when: a rule set may shuffle before every round (004).
+    reshuffle_every_round = reshuffle_every_round or rules.shuffle_every_round
     for _ in range(rounds):
         if reshuffle_every_round or shoe.cut_card_out:
             shoe.reshuffle()
@@ -104,8 +106,10 @@ def edge(
 
     The house edge is the house's mean result per round as a fraction of the initial bet;
     ``stderr`` is its standard error. Long runs are split across processes, each with its own
-    seed derived from ``seed``.
+    seed derived from ``seed``. A rule set with ``shuffle_every_round`` reshuffles before
+    every round, as ``reshuffle_every_round`` does.
     """
+    reshuffle_every_round = reshuffle_every_round or rules.shuffle_every_round
     workers = workers or os.cpu_count() or 1
     if rounds < 20_000:
         workers = 1

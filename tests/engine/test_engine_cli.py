@@ -180,3 +180,31 @@ def test_play_with_events_shows_the_events_before_a_refused_step():
         "total": 11,
         "soft": False,
     }
+
+
+def test_rules_prints_every_key_with_its_values_and_refuses_a_bad_one():
+    rc, out, _ = engine(
+        "rules", "--rules", '{"preset": "hole-card", "dealer_cards": "one", "burn_card": "always"}'
+    )
+    res = json.loads(out)
+    assert rc == 0 and res["preset"] is None and res["burns_first_card"] is True
+    assert res["rules"]["insurance_amount"] == "up-to-half"
+    assert res["values"]["insurance_amount"] == ["up-to-half", "half"]
+    assert res["values"]["cut_card"] == ["quarter-third", "near-end", "in-play-200-220"]
+    assert res["values"]["shuffle_every_round"] == [False, True]
+    rc, out, _ = engine("rules", "--rules", '{"preset": "standard", "insurance_amount": "most"}')
+    assert rc == 2 and json.loads(out)["error"]["code"] == "bad_rules"
+
+
+def test_edge_reads_the_shuffle_every_round_key():
+    rc, out, _ = engine(
+        "edge",
+        "--rules",
+        '{"preset": "open-cards", "shuffle_every_round": true}',
+        "--rounds",
+        "2000",
+        "--seed",
+        "1",
+    )
+    res = json.loads(out)
+    assert rc == 0 and res["reshuffle_every_round"] is True

@@ -261,3 +261,94 @@ def test_a_snapshot_stored_before_the_split_keys_plays_on_as_it_was_played():
         restored.apply(parse_action(word))
     first, second = hands(restored)
     assert (first.total, first.result, second.result) == (21, "push", "lose")
+
+
+# --- the variants of issue 23 item 6: insurance amount, burn, shuffle, cut window ----------------
+
+HOLE_HALF = {"preset": HOLE, "insurance_amount": "half"}
+# Box 1 gets 9 and 8 (17), the dealer an ace up and a hole 6: insurance is open.
+ACE_UP = ["9h", "Ad", "8c", "6s"]
+
+
+def test_insurance_up_to_half_takes_any_amount_to_half_the_bet():
+    r, _ = run(HOLE, ACE_UP)
+    (move,) = [m for m in r.legal_moves() if m.action == "insure"]
+    assert (move.low, move.high) == (parse_action("bet 1 0.01").amount, 50)
+    r, events = run(HOLE, [*ACE_UP, "insure 1 20"])
+    assert r.box(1).insurance == 20
+
+
+def test_insurance_of_exactly_half_offers_and_takes_only_half():
+    """docs/sources.md#insurance: 003 «в размере половины своей ставки»."""
+    r, _ = run(HOLE_HALF, ACE_UP)
+    (move,) = [m for m in r.legal_moves() if m.action == "insure"]
+    assert move.low == move.high == 50
+    with pytest.raises(EngineError) as refused:
+        run(HOLE_HALF, [*ACE_UP, "insure 1 20"])
+    assert refused.value.code == "insurance_not_half"
+    assert refused.value.params == {"box": 1, "amount": "20", "half": "50.00"}
+    r, _ = run(HOLE_HALF, [*ACE_UP, "insure 1 50", "insurance-closed", "stand"])
+    assert r.finished and r.box(1).insurance_net == -50
+    # half of an odd number of cents: down to the cent, as the "up to half" maximum
+    r, _ = run(HOLE_HALF, [*ACE_UP, "insure 1 12.50"], bets={"1": "25.01"})
+    assert r.box(1).insurance == parse_action("insure 1 12.50").amount
+
+
+def test_the_burn_follows_the_hole_card_unless_the_key_says_always_or_never():
+    from game.engine import Rules
+
+    assert Rules.preset("hole-card").burns_first_card
+    assert not Rules.preset("standard").burns_first_card
+    london = Rules.from_json({"preset": HOLE, "dealer_cards": "one"})
+    assert not london.burns_first_card  # what a London-deal table did before the key
+    assert Rules.from_json(
+        {"preset": HOLE, "dealer_cards": "one", "burn_card": "always"}
+    ).burns_first_card
+    assert not Rules.from_json({"preset": HOLE, "burn_card": "never"}).burns_first_card
+
+
+def test_a_rule_set_stored_before_the_new_keys_plays_as_before():
+    from game.engine import Rules
+
+    stored = Rules.preset(HOLE).to_json()
+    for key in ("insurance_amount", "burn_card", "shuffle_every_round"):
+        del stored[key]
+    rules = Rules.from_json(stored)
+    assert (rules.insurance_amount, rules.burn_card, rules.shuffle_every_round) == (
+        "up-to-half",
+        "hole-card",
+        False,
+    )
+    assert rules.burns_first_card
+
+
+@pytest.mark.parametrize(
+    "key, value",
+    [("insurance_amount", "most"), ("burn_card", True), ("shuffle_every_round", "yes")],
+)
+def test_a_new_key_with_a_value_it_does_not_take_is_refused_by_name(key, value):
+    from game.engine import Rules, RulesError
+
+    with pytest.raises(RulesError) as refused:
+        Rules.from_json({"preset": STD, key: value})
+    assert refused.value.params["key"] == key
+
+
+def test_the_simulator_shuffles_before_every_round_when_the_rule_set_says_so():
+    from game.engine import Rules
+    from game.engine.simulate import edge
+
+    keyed = edge(Rules.from_json({"preset": "open-cards", "shuffle_every_round": True}), 3000, "s")
+    flagged = edge(Rules.preset("open-cards"), 3000, "s", reshuffle_every_round=True)
+    plain = edge(Rules.preset("open-cards"), 3000, "s")
+    assert keyed["reshuffle_every_round"] is True
+    assert keyed["house_edge"] == flagged["house_edge"] != plain["house_edge"]
+
+
+def test_exact_half_insurance_changes_no_simulated_edge():
+    """Basic strategy never insures: the amount rule moves no simulated figure."""
+    from game.engine import Rules
+    from game.engine.simulate import edge
+
+    half = edge(Rules.from_json(HOLE_HALF), 3000, "h")
+    assert half["house_edge"] == edge(Rules.preset(HOLE), 3000, "h")["house_edge"]

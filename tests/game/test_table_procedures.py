@@ -1,6 +1,8 @@
 """The table procedures of the documents, each as its preset plays it and as a house
 overrides it (issue 13, items 7-14; docs/engine.md, "Table procedures")."""
 
+import re
+
 import pytest
 from django.utils import translation
 
@@ -488,3 +490,100 @@ def test_the_replay_says_the_consent_and_the_refusal_in_words():
         )
     assert agreed == "Bets closed (the seated players agreed to the newcomers)"
     assert refused == "Box 3: Boris refused the newcomer Vera and stakes 50.00"
+
+
+# -- issue 23 item 6: the variants of the shoe and of insurance, as rule keys ---------------------
+
+
+def _texts(table):
+    from game.publish import render_fragment, table_view
+
+    view = table_view(table.pk)
+    return {language: render_fragment(view, "live", language) for language in ("en", "ru")}
+
+
+def test_002s_cut_window_is_200_to_220_of_312_cards_played(staffed_table):
+    """docs/sources.md#cut-card-position: 002 «не на 312 картах, а на 200-220»."""
+    assert cut_limits(6, "in-play-200-220") == (92, 112)
+    assert cut_limits(4, "in-play-200-220") == (62, 74)  # in proportion: 134-146 of 208
+    table, desks = staffed_table(6, rules={"preset": "standard", "cut_card": "in-play-200-220"})
+    for behind in (80, 91, 113):
+        refused = desks["dealer"].send("shuffle", reason="new_shoe", cards_behind_cut=behind)
+        assert not refused.ok and refused.code == "bad_cut"
+        assert refused.params == {"low": "92", "high": "112"}
+    desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=100)
+    assert shoe_of(table).cards_behind_cut == 100
+    assert "Cards behind the cut card (92–112)" in _texts(table)["en"]
+
+
+def test_a_london_deal_table_burns_when_the_house_says_so(staffed_table):
+    """docs/sources.md#burn-card: 003 burns the first card; its London deal may too."""
+    london = {"preset": "hole-card", "dealer_cards": "one", "burn_card": "always"}
+    table, desks = staffed_table(6, rules=london)
+    assert 'data-testid="burn-card"' in _texts(table)["en"]
+    missing = desks["dealer"].send("shuffle", reason="new_shoe", cards_behind_cut=40)
+    assert not missing.ok and missing.code == "burn_card_required"
+    desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=40, burn_card="9s")
+    assert shoe_of(table).burn_card == "9s" and shoe_of(table).dealt == 1
+    # without the key a London-deal table does not burn (as before), nor a "never" hole table
+    for number, rules in (
+        (7, {"preset": "hole-card", "dealer_cards": "one"}),
+        (8, {"preset": "hole-card", "burn_card": "never"}),
+    ):
+        other, other_desks = staffed_table(number, rules=rules)
+        assert 'data-testid="burn-card"' not in _texts(other)["en"]
+        other_desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=40)
+        assert shoe_of(other).burn_card == "" and shoe_of(other).dealt == 0
+
+
+def _play_open_cards_round(desk):
+    desk.ok("open-round")
+    desk.ok("bet", box=1, seat="P1", stake="100")
+    desk.ok("close-bets")
+    desk.cards("Th", "7d", "9c", "9d")  # box 19, dealer 7-9 = 16 (both open)
+    desk.ok("stand")
+    desk.cards("Ks")  # the dealer busts
+    desk.ok("confirm-settlement")
+
+
+def test_a_table_that_shuffles_before_every_round_refuses_a_second_round_on_a_shoe(
+    staffed_table,
+):
+    """docs/sources.md#shuffle-when: 004 «Перед началом игры крупье перетасовывает все
+    карты»."""
+    rules = {"preset": "open-cards", "shuffle_every_round": True}
+    table, desks = staffed_table(6, rules=rules)
+    dealer = desks["dealer"]
+    dealer.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _play_open_cards_round(dealer)
+    refused = dealer.send("open-round")
+    assert not refused.ok and refused.code == "shuffle_every_round"
+    texts = _texts(table)
+    assert "This table shuffles before every round" in texts["en"]
+    assert 'data-testid="open-round"' not in texts["en"]
+    with translation.override("ru"):
+        assert "перед каждым раундом" in error_text(refused.code, refused.params)
+    dealer.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _play_open_cards_round(dealer)
+    # the open-cards preset itself keeps the cut card (a house decision)
+    plain, plain_desks = staffed_table(7, rules={"preset": "open-cards"})
+    plain_desks["dealer"].ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _play_open_cards_round(plain_desks["dealer"])
+    plain_desks["dealer"].ok("open-round")
+
+
+def test_a_hole_card_table_with_exact_half_insurance_offers_and_takes_only_half(staffed_table):
+    """docs/sources.md#insurance: 003 «в размере половины своей ставки»."""
+    table, desks = staffed_table(6, rules={"preset": "hole-card", "insurance_amount": "half"})
+    dealer = desks["dealer"]
+    dealer.start_round({1: 100})
+    dealer.ok("close-bets")
+    dealer.cards("9h", "Ad", "8c", "6s")  # box 17; the dealer's ace up and his hole card
+    html = _texts(table)["en"]
+    assert re.search(r'value="50\.00" readonly[^>]*data-testid="insure-amount-1"', html)
+    refused = dealer.send("insure", box=1, amount="20")
+    assert not refused.ok and refused.code == "insurance_not_half"
+    with translation.override("en"):
+        text = error_text(refused.code, refused.params)
+    assert text == "Box 1: at this table insurance is exactly half the bet (50.00), not 20.00."
+    dealer.ok("insure", box=1, amount="50")

@@ -188,3 +188,40 @@ def test_the_history_reads_as_words_not_python(client, closed_table, pitboss_en)
     # a rule set in words, the same in either key order (PostgreSQL's jsonb keeps its own)
     assert "rule set: preset standard → preset standard; Decks in the shoe: 4;" in history
     assert "maximum bet: 500.00 → 1,500.00" in history  # the one money format
+
+
+def test_the_variant_keys_of_issue_23_are_fields_in_words_and_saved_as_overrides(
+    client, closed_table, pitboss_en
+):
+    """Exact-half insurance, the burn, a shuffle before every round and 002's cut window are
+    chosen on the screen like any rule (docs/engine.md, "Rule set keys")."""
+    client.force_login(pitboss_en)
+    url = reverse("game:table_config", kwargs={"table_id": closed_table.pk})
+    page = client.get(url).content.decode()
+    for text in (
+        "Insurance amount",
+        "exactly half the bet",
+        "The first card after the shuffle is burnt",
+        "with a hole card only",
+        "Shuffle before every round",
+        "the rest after 200 to 220 of 312 cards played",
+    ):
+        assert text in page, text
+    posted = client.post(
+        url,
+        config_data(
+            closed_table,
+            rule_insurance_amount="half",
+            rule_burn_card="always",
+            rule_shuffle_every_round=True,
+            rule_cut_card="in-play-200-220",
+        ),
+    )
+    assert posted.status_code == 302
+    assert Table.objects.get(pk=closed_table.pk).rules == {
+        "preset": "standard",
+        "insurance_amount": "half",
+        "burn_card": "always",
+        "shuffle_every_round": True,
+        "cut_card": "in-play-200-220",
+    }
