@@ -83,3 +83,33 @@ def line_cells(figures, columns: list[Column]) -> list[dict]:
         }
         for c in columns
     ]
+
+
+# The dealer's figures (game.dealer_figures): after the dealer, the gaming day, the shift and
+# his tables, one column per figure — the screen's and the exports'.
+DEALER_COLUMNS = [
+    Column("rounds", _("Rounds"), "count"),
+    Column("hands", _("Hands"), "count"),
+    Column("hours", _("Hours at the tables"), "ratio"),
+    Column("rounds_per_hour", _("Rounds per hour"), "ratio"),
+    Column("hands_per_hour", _("Hands per hour"), "ratio"),
+    Column("decisions", _("Decisions timed"), "count"),
+    Column("decision_average", _("Last card to decision, s"), "ratio"),
+    Column("corrections", _("Corrections"), "count"),
+    Column("voids", _("Voids"), "count"),
+    Column("flags", _("Observer's flags"), "count"),
+    Column("result", _("Result (house)"), "money"),
+]
+
+
+def dealer_cells(line) -> list[dict]:
+    """One dealer line's figures as the screen shows them."""
+    row = line.row()
+    return [
+        {
+            "key": c.key,
+            "text": c.text(row[c.key]),
+            "negative": row[c.key] is not None and row[c.key] < 0,
+        }
+        for c in DEALER_COLUMNS
+    ]

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from cashdesk.columns import FIGURES, LABEL_TITLE, legend
+from cashdesk.columns import DEALER_COLUMNS, FIGURES, LABEL_TITLE, legend
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 XLSX_FORMATS = {"money": "#,##0.00", "count": "#,##0", "ratio": "0.0", "percent": "0.00"}
@@ -243,3 +243,67 @@ def records_csv(records: dict, *, name: str) -> bytes:
 
 
 RECORD_LISTS = ("cash_ins", "tips", "slips", "drops")
+
+
+# -- the dealer's figures (game.dealer_figures) -----------------------------------------------
+
+
+def _dealer_label_titles() -> list[str]:
+    return [_("Dealer"), _("Gaming day"), _("Shift"), _("Tables")]
+
+
+def _dealer_rows(report: dict):
+    """(dealer, day, shift, tables, {key: value}) for every line, each dealer's total over the
+    period and the whole total."""
+    for line in report["lines"]:
+        yield line.dealer, line.day, line.shift, line.table_names, line.row()
+    for line in report["dealers"]:
+        yield line.dealer, _("Total"), None, line.table_names, line.row()
+    total = report["total"]
+    yield _("Total"), None, None, "", total.row()
+
+
+def _rounded(value, kind: str):
+    """A figure for a cell: money stays Decimal; a ratio has one decimal."""
+    if value is None or kind != "ratio":
+        return value
+    return round(value, 1)
+
+
+def dealers_csv(report: dict) -> bytes:
+    return _csv(
+        _dealer_label_titles() + [str(c.title) for c in DEALER_COLUMNS],
+        (
+            [safe_text(dealer), _day_text(day), shift or "", safe_text(tables)]
+            + [_csv_number(_rounded(row[c.key], c.kind)) for c in DEALER_COLUMNS]
+            for dealer, day, shift, tables, row in _dealer_rows(report)
+        ),
+    )
+
+
+def _day_text(day) -> str:
+    return day.isoformat() if hasattr(day, "isoformat") else safe_text(day or "")
+
+
+def dealers_xlsx(report: dict) -> bytes:
+    from openpyxl import Workbook
+    from openpyxl.styles import Alignment, Font
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = f"{report['first']:%Y-%m-%d}"
+    sheet.append(_dealer_label_titles() + [str(c.title) for c in DEALER_COLUMNS])
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+    for dealer, day, shift, tables, row in _dealer_rows(report):
+        sheet.append(
+            [_text_cell(dealer), _day_text(day), shift, _text_cell(tables)]
+            + [_rounded(row[c.key], c.kind) for c in DEALER_COLUMNS]
+        )
+        for column, cell in zip(DEALER_COLUMNS, sheet[sheet.max_row][4:], strict=True):
+            cell.number_format = XLSX_FORMATS[column.kind]
+    sheet.freeze_panes = "E2"
+    sheet.column_dimensions["A"].width = 22
+    sheet.column_dimensions["D"].width = 18
+    return _save(book)

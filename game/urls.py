@@ -1,7 +1,7 @@
 from django.urls import path
 
 import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
-from game import config_views, player_views, replay_views, views
+from game import config_views, dealer_views, player_views, replay_views, views
 
 app_name = "game"
 urlpatterns = [
@@ -21,4 +21,6 @@ urlpatterns = [
     path("players/<str:card>/", player_views.player, name="player"),
     path("rounds/", replay_views.replay_search, name="replay_search"),
     path("rounds/<id:round_id>/", replay_views.replay, name="replay"),
+    path("dealers/", dealer_views.dealers, name="dealers"),
+    path("dealers/export/", dealer_views.dealers_export, name="dealers_export"),
 ]

@@ -70,6 +70,8 @@ SCREENS = {
     "tables:alerts": ({}, {"inspector": 200, "duty": 200}),
     "game:players": ({}, {"inspector": 200, "duty": 200}),
     "game:player": ({"card": "C"}, {"inspector": 200, "duty": 200}),
+    "game:dealers": ({}, {"duty": 200, "pitboss": 200}),
+    "game:dealers_export": ({}, {"duty": 200, "pitboss": 200}),
 }
 # Cash-desk actions reached with an empty form: the allowed person gets 400 (bad input).
 POST_ONLY = {
