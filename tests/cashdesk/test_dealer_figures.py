@@ -107,7 +107,7 @@ def test_the_screen_and_its_downloads_in_both_languages(
     home = client.get(reverse("cashdesk:duty_home")).content.decode()
     assert 'data-testid="dealers-link"' in home
     url = reverse("game:dealers")
-    for language, words in (("en", "Rounds per hour"), ("ru", "Раундов в час")):
+    for language, words in (("en", "Rounds per hour"), ("ru", "Розыгрышей в час")):
         page = client.get(url, {"day": day}, HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert words in page, language
         assert 'data-dealer="dealer"' in page
