@@ -9,10 +9,7 @@ from cashdesk import exports
 from cashdesk.columns import DEALER_COLUMNS, dealer_cells
 from cashdesk.forms import ReportForm
 from game.dealer_figures import dealer_figures
-from staff.access import role_required
-from staff.roles import Role
-
-PEOPLE = (Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS)
+from staff.access import permission_required
 
 
 def _refused(request, form):
@@ -22,7 +19,7 @@ def _refused(request, form):
     )
 
 
-@role_required(*PEOPLE)
+@permission_required("game.dealer_figures")
 def dealers(request):
     """Every dealer's figures per gaming day and shift, and his totals for the period."""
     form = ReportForm(request.GET)
@@ -48,7 +45,7 @@ def dealers(request):
     )
 
 
-@role_required(*PEOPLE)
+@permission_required("game.dealer_figures")
 def dealers_export(request):
     """The same figures as XLSX (the default) or CSV (``?format=csv``)."""
     form = ReportForm(request.GET)

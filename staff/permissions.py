@@ -106,6 +106,7 @@ FLOOR_ACTS = {
     "game.pit_overview": _holds(PIT_BOSS, DUTY),
     "game.replay": _holds(INSPECTOR, DUTY),
     "game.players": _holds(INSPECTOR, DUTY),
+    "game.dealer_figures": _holds(DUTY, PIT_BOSS),
     "game.table_configure": _holds(PIT_BOSS),
     "tables.pit": _holds(PIT_BOSS),
     "tables.staff_tables": _holds(PIT_BOSS, DUTY),

@@ -38,6 +38,7 @@ MATRIX = {
     "game.pit_overview": {"pitboss", "duty"},
     "game.replay": {"inspector", "duty"},
     "game.players": {"inspector", "duty"},
+    "game.dealer_figures": {"duty", "pitboss"},
     "game.table_configure": {"pitboss"},
     "tables.pit": {"pitboss"},
     "tables.staff_tables": {"pitboss", "duty"},
