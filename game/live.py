@@ -64,7 +64,7 @@ COMMANDS = frozenset(ENGINE_COMMANDS) | TABLE_COMMANDS
 # Engine events that pay a box at once, before the round is settled (the tablet lists them).
 PAID_AT_ONCE = ("blackjack_paid", "even_money", "three_sevens", "split_blackjack_paid")
 
-OPEN_STATUSES = {"betting", "dealing", "insurance", "players", "dealer", "settled"}
+OPEN_STATUSES = {"betting", "dealing", "insurance", "players", "dealer", "turning", "settled"}
 
 
 class LiveError(EngineError):

@@ -81,6 +81,7 @@ class Round(models.Model):
         INSURANCE = "insurance", _("Insurance")
         PLAYERS = "players", _("Players")
         DEALER = "dealer", _("Dealer's draw")
+        TURNING = "turning", _("Turning the face-down cards")
         SETTLED = "settled", _("Settlement")
         CLOSED = "closed", _("Closed")
         VOIDED = "voided", _("Voided")

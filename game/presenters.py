@@ -227,11 +227,21 @@ def _dealer_view(state: live.TableRound) -> dict:
 
 
 def _hand_view(state: live.TableRound, number: int, index: int, hand) -> dict:
-    turn = state.engine.turn if state.status in ("dealing", "players") else None
+    turn = state.engine.turn if state.status in ("dealing", "players", "turning") else None
     codes = [c.code for c in hand.cards]
+    # docs/sources.md#double: a double's card dealt face down (``double_card: face-down``)
+    # shows face down on every screen until it is turned and entered.
+    face_down = (
+        state.engine.rules.double_card == "face-down"
+        and hand.doubled
+        and len(codes) == 2
+        and not hand.settled
+        and state.status in live.OPEN_STATUSES
+    )
     return {
         "index": index + 1,
-        "cards": [card_view(c) for c in codes],
+        "cards": [card_view(c) for c in codes] + [card_view("", hidden=True)] * face_down,
+        "face_down": face_down,
         "total": total_view(codes, blackjack=hand.blackjack),
         "bet": hand.bet,
         "doubled": hand.doubled,

@@ -37,6 +37,7 @@ LABELS = {
     "even_money": _("Even money offered"),
     "double_on": _("Double on"),
     "double_after_split": _("Double after a split"),
+    "double_card": _("The double's card"),
     "max_hands": _("Hands on a box at most (splits)"),
     "resplit_aces": _("Aces may be split again"),
     "hit_split_aces": _("Split aces take more than one card"),
@@ -76,6 +77,8 @@ VALUE_LABELS = {
     ("burn_card", "hole-card"): _("with a hole card only"),
     ("burn_card", "always"): _("always"),
     ("burn_card", "never"): _("never"),
+    ("double_card", "face-up"): _("face up, entered at once"),
+    ("double_card", "face-down"): _("face down, entered when turned at the end"),
     ("max_boxes_per_player", 0): _("no limit"),
 }
 

@@ -6,8 +6,10 @@ leaves the round exactly as it was. Money is ``Decimal`` throughout. The boxes a
 ``hands.py``, every payout in ``settlement.py``, the event dicts in ``events.py``.
 
 Phases: ``betting`` -> ``dealing`` -> (``insurance``) -> ``players`` -> ``dealer`` ->
-``settled``. Phases may be skipped: a round whose every bet was settled during the deal goes
-straight to ``settled``, and the dealer draws only while some bet still depends on his hand.
+(``turning``: the face-down double cards are entered as they are turned, ``double_card:
+face-down``) -> ``settled``. Phases may be skipped: a round whose every bet was settled
+during the deal goes straight to ``settled``, and the dealer draws only while some bet still
+depends on his hand.
 
 (Named ``RoundState`` so it never collides with the Django model ``game.models.Round`` that
 stores it.)
@@ -50,7 +52,7 @@ ZERO = Decimal(0)
 TWO = Decimal(2)
 DEALER = -1  # a deal-plan target meaning the dealer
 
-PHASES = ("betting", "dealing", "insurance", "players", "dealer", "settled")
+PHASES = ("betting", "dealing", "insurance", "players", "dealer", "turning", "settled")
 
 _K_CARD = frozenset({"card"})
 _K_BETTING = frozenset({"bet"})
@@ -124,6 +126,9 @@ class RoundState:
         if phase == "dealing":
             t = self._plan[self._plan_pos]
             return "dealer" if t == DEALER else (self.seats[t].number, 0)
+        if phase == "turning":
+            tb, th = self._face_down()
+            return (self.seats[tb].number, th)
         return None
 
     def current_hand(self) -> Hand | None:
@@ -158,7 +163,7 @@ class RoundState:
         False once he stands or stops (the round is then settled); None before his turn."""
         if self.phase == "dealer":
             return True
-        if self.phase == "settled":
+        if self.phase in ("settled", "turning"):
             return False
         return None
 
@@ -167,7 +172,8 @@ class RoundState:
 
         ``bet`` (betting; ``close-bets`` ends it), ``card:box 3`` (initial deal),
         ``card:dealer``, ``insurance``, ``card:box 3 hand 2`` (a split hand's second card or a
-        double's card), ``decision:box 3 hand 1`` (stand, hit = the next card, double, split).
+        double's card — with ``double_card: face-down`` entered when it is turned, after the
+        dealer's hand), ``decision:box 3 hand 1`` (stand, hit = the next card, double, split).
         Hand numbers here count from 1.
         """
         phase = self.phase
@@ -178,6 +184,9 @@ class RoundState:
             return "card:dealer" if t == DEALER else f"card:box {self.seats[t].number}"
         if phase == "dealer":
             return "card:dealer"
+        if phase == "turning":
+            tb, th = self._face_down()
+            return f"card:box {self.seats[tb].number} hand {th + 1}"
         if phase == "betting":
             return "bet"
         if phase == "insurance":
@@ -203,7 +212,7 @@ class RoundState:
             if self._split_refusal(box, hand, th) is None:
                 kinds.add("split")
             return frozenset(kinds)
-        if phase in ("dealing", "dealer"):
+        if phase in ("dealing", "dealer", "turning"):
             return _K_CARD
         if phase == "betting":
             return _K_BETTING_CLOSE if self.bets else _K_BETTING
@@ -229,6 +238,9 @@ class RoundState:
             return [Move("card")] if t == DEALER else [Move("card", self.seats[t].number, 0)]
         if phase == "dealer":
             return list(_M_DEALER_CARD)
+        if phase == "turning":
+            tb, th = self._face_down()
+            return [Move("card", self.seats[tb].number, th)]
         if phase == "betting":
             return self._bet_moves()
         if phase == "insurance":
@@ -391,6 +403,8 @@ class RoundState:
             self.shoe.take(card)  # checks before it changes anything
             self._deal_dealer(card, False, events)
             self._after_dealer_card(events)
+        elif phase == "turning":
+            self._turn_card(card, events)
         else:
             raise _illegal(self._no_card_message(), code="illegal_action")
 
@@ -727,10 +741,17 @@ class RoundState:
             raise _illegal(why, code="double_not_allowed", box=box.number, hand=self._th + 1)
         hand.bet = hand.bet * TWO
         hand.doubled = True
+        event = {"kind": "double", "box": box.number, "hand": self._th + 1, "bet": str(hand.bet)}
+        events.append(event)
+        if self.rules.double_card == "face-down":
+            # docs/sources.md#double: 003 «третья карта остаётся лежать рубашкой вверх до
+            # самого конца игры» — dealt face down, entered when it is turned (``turning``).
+            event["face_down"] = True
+            hand.done = True
+            self._th += 1
+            self._find_turn(events)
+            return
         self._need = "card"
-        events.append(
-            {"kind": "double", "box": box.number, "hand": self._th + 1, "bet": str(hand.bet)}
-        )
 
     def _on_split(self, a: Split, events: list) -> None:
         box, hand = self._decision("split")
@@ -779,6 +800,9 @@ class RoundState:
                     "soft": soft,
                 }
             )
+            if self._face_down() is not None:
+                self.phase = "turning"
+                return
             settlement.settle_against_total(self.seats, self.rules, total, events)
             self._finish(events)
             return
@@ -823,7 +847,43 @@ class RoundState:
         """The dealer has Blackjack: insurance wins, then every hand is settled against it."""
         events.append({"kind": "dealer_blackjack"})
         settlement.settle_insurance(self.seats, True, events)
+        if self._face_down() is not None:  # the face-down double cards first
+            self.phase = "turning"
+            return
         settlement.settle_dealer_blackjack(self.seats, self.rules, events)
+        self._finish(events)
+
+    # turning the face-down double cards (``double_card: face-down``)
+
+    def _face_down(self) -> tuple[int, int] | None:
+        """The first hand, in play order, whose double card lies face down not yet entered:
+        (box index, hand index), or None."""
+        if self.rules.double_card != "face-down":
+            return None
+        for tb, box in enumerate(self.seats):
+            for th, hand in enumerate(box.hands):
+                if hand.doubled and len(hand.cards) == 2 and not hand.settled:
+                    return tb, th
+        return None
+
+    def _turn_card(self, card: Card, events: list) -> None:
+        """The face-down card turned and entered: it settles its hand (a bust, 7-7-7) or
+        leaves it to the settlement, which comes once every such card is entered."""
+        tb, th = self._face_down()
+        self.shoe.take(card)  # checks before it changes anything
+        box = self.seats[tb]
+        hand = box.hands[th]
+        hand.add(card)
+        event = box_card_event(box.number, th + 1, card, hand.total, hand.soft)
+        event["turned"] = True
+        events.append(event)
+        self._after_hand_card(box, hand, th, events)
+        if self._face_down() is not None:
+            return
+        if self.dealer_blackjack:
+            settlement.settle_dealer_blackjack(self.seats, self.rules, events)
+        else:
+            settlement.settle_against_total(self.seats, self.rules, self.dealer_total[0], events)
         self._finish(events)
 
     def _finish(self, events: list) -> None:

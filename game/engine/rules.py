@@ -18,6 +18,7 @@ CHOICES = {
     "cut_card": ("quarter-third", "near-end", "in-play-200-220"),
     "insurance_amount": ("up-to-half", "half"),
     "burn_card": ("hole-card", "always", "never"),
+    "double_card": ("face-up", "face-down"),
 }
 BOOLS = (
     "dealer_hits_soft_17",
@@ -45,7 +46,9 @@ class Rules:
       decks (1-8); dealer_cards: ``one`` (one card until the players finish), ``hole`` (second
       card face down, peek on an ace or ten), ``open`` (both face up); dealer_hits_soft_17;
       blackjack_pays ``3:2``/``6:5``/``1:1``; ties ``push``/``dealer``; insurance; even_money;
-      double_on ``any``/``9-11``/``10-11``; double_after_split; max_hands (1-4); resplit_aces;
+      double_on ``any``/``9-11``/``10-11``; double_after_split; double_card
+      ``face-up``/``face-down`` (the double's card dealt face down and entered when it is turned,
+      after the dealer's hand: docs/sources.md#double); max_hands (1-4); resplit_aces;
       hit_split_aces; three_sevens (3:1, suited 5:1); dealer_blackjack_takes ``all``/``original``
       (one-card game only: what a dealer Blackjack takes from doubled and split hands);
       blackjack_beats_dealer_blackjack (a player Blackjack is paid even against a dealer
@@ -83,6 +86,8 @@ class Rules:
     even_money: bool = True
     double_on: str = "any"
     double_after_split: bool = True
+    # Absent from rule sets stored before it existed: "face-up" is how they were played.
+    double_card: str = "face-up"
     max_hands: int = 4
     resplit_aces: bool = True
     hit_split_aces: bool = False

@@ -66,6 +66,8 @@ RULE_OVERRIDES = st.fixed_dictionaries(
         "insurance": st.booleans(),
         "split_blackjack": st.sampled_from(["twenty-one", "instant-win"]),
         "split_deal": st.sampled_from(["in-turn", "both-hands"]),
+        "double_card": st.sampled_from(["face-up", "face-down"]),
+        "insurance_amount": st.sampled_from(["up-to-half", "half"]),
     },
 )
 AMOUNTS = st.sampled_from(

@@ -352,3 +352,72 @@ def test_exact_half_insurance_changes_no_simulated_edge():
 
     half = edge(Rules.from_json(HOLE_HALF), 3000, "h")
     assert half["house_edge"] == edge(Rules.preset(HOLE), 3000, "h")["house_edge"]
+
+
+# --- 003's double card face down to the end (double_card: face-down) ---------------------------
+
+DOWN = {"preset": HOLE, "double_card": "face-down"}
+STD_DOWN = {"preset": STD, "double_card": "face-down"}
+
+
+def test_a_face_down_double_card_is_entered_after_the_dealer_and_then_settled():
+    """docs/sources.md#double: 003 «третья карта остаётся лежать рубашкой вверх до самого
+    конца игры». Box 1: 6-5 doubles (its card face down); box 2: 10-8 stands; the dealer
+    (9 up, hole 7) draws a 2 to 18; then box 1's card is turned: a ten, 21."""
+    script = ["6h", "Tc", "9d", "5s", "8c", "7h", "double"]
+    r, events = run(DOWN, script, bets={"1": 100, "2": 100})
+    assert events[-1] == {"kind": "double", "box": 1, "hand": 1, "bet": "200", "face_down": True}
+    assert r.awaiting() == "decision:box 2 hand 1"  # no card now: the next box decides
+    r, events = run(DOWN, [*script, "stand", "2d"], bets={"1": 100, "2": 100})
+    assert r.phase == "turning" and r.awaiting() == "card:box 1 hand 1" and r.turn == (1, 0)
+    assert r.legal_actions() == {"card"} and [m.box for m in r.legal_moves()] == [1]
+    assert r.dealer_must_draw() is False
+    assert events[-1]["kind"] == "dealer_stands"
+    r, events = run(DOWN, [*script, "stand", "2d", "Ts"], bets={"1": 100, "2": 100})
+    (turned,) = [e for e in events if e.get("turned")]
+    assert (turned["box"], turned["card"], turned["total"]) == (1, "Ts", 21)
+    assert r.finished and r.box(1).net == 200 and r.box(2).net == 0  # 21 wins; 18 pushes
+    # the same round face up: the card comes at once, the same result
+    up = ["6h", "Tc", "9d", "5s", "8c", "7h", "double", "Ts", "stand", "2d"]
+    r_up, _ = run(HOLE, up, bets={"1": 100, "2": 100})
+    assert r_up.box(1).net == 200 and r_up.box(2).net == 0
+
+
+def test_a_turned_card_that_busts_loses_and_the_dealer_draws_for_a_face_down_hand():
+    # one box: 6-6 doubled face down; the dealer (5 up, hole 6) must draw although nothing
+    # else is in play: the face-down hand depends on his hand
+    script = ["6h", "5d", "6s", "6c", "double"]
+    r, _ = run(DOWN, script)
+    assert r.phase == "dealer" and r.awaiting() == "card:dealer"
+    r, events = run(DOWN, [*script, "Th", "Kd"])  # the dealer 21; the turned K: 22
+    assert any(e["kind"] == "bust" for e in events) and r.box(1).net == -200
+
+
+def test_a_dealer_blackjack_in_the_one_card_game_waits_for_the_turned_card():
+    # 5-6 doubled face down against a ten; the dealer's ace makes Blackjack; the card is
+    # turned, then the Blackjack takes everything (dealer_blackjack_takes: all)
+    script = ["5h", "Td", "6s", "double", "As"]
+    r, events = run(STD_DOWN, script)
+    assert r.phase == "turning" and events[-1]["kind"] == "dealer_blackjack"
+    r, _ = run(STD_DOWN, [*script, "9c"])
+    assert r.finished and r.box(1).net == -200
+
+
+def test_a_face_down_rule_set_replays_and_restores_mid_turning():
+    from game.engine import RoundState
+
+    script = ["6h", "Tc", "9d", "5s", "8c", "7h", "double", "stand", "2d"]
+    r, _ = run(DOWN, script, bets={"1": 100, "2": 100})
+    back = RoundState.from_dict(r.to_dict())
+    assert back == r and back.awaiting() == "card:box 1 hand 1"
+    back.apply(parse_action("Ts"))
+    assert back.finished and back.box(1).net == 200
+
+
+def test_the_simulator_plays_a_face_down_double_with_the_same_edge():
+    """The card is entered later, the cards and decisions are the same: no figure moves."""
+    from game.engine import Rules
+    from game.engine.simulate import edge
+
+    down = edge(Rules.from_json(DOWN), 3000, "d")
+    assert abs(down["house_edge"] - edge(Rules.preset(HOLE), 3000, "d")["house_edge"]) < 0.05

@@ -617,3 +617,31 @@ def test_a_hole_card_table_with_exact_half_insurance_offers_and_takes_only_half(
         text = error_text(refused.code, refused.params)
     assert text == "Box 1: at this table insurance is exactly half the bet (50.00), not 20.00."
     dealer.ok("insure", box=1, amount="50")
+
+
+def test_003s_double_card_lies_face_down_until_the_end_on_every_screen(staffed_table):
+    """docs/sources.md#double: 003 «третья карта остаётся лежать рубашкой вверх до самого
+    конца игры»: the tablet enters the card when it is turned, after the dealer's hand; until
+    then every screen shows a face-down card."""
+    from tests.desk import current_round
+
+    table, desks = staffed_table(6, rules={"preset": "hole-card", "double_card": "face-down"})
+    dealer = desks["dealer"]
+    dealer.start_round({1: 100, 2: 100})
+    dealer.ok("close-bets")
+    dealer.cards("6h", "Tc", "9d", "5s", "8c", "7h")  # box 1: 11, box 2: 18, dealer 9 (hole 7)
+    dealer.ok("double")
+    texts = _texts(table)
+    hand = re.search(r'data-testid="hand-1-1".*?</div>', texts["en"], re.S).group(0)
+    assert 'class="playing-card hidden"' in hand  # the double's card, face down
+    assert "Box 2, hand 1: the player's decision" in texts["en"]  # no card entered now
+    dealer.ok("stand")
+    dealer.cards("2d")  # the dealer: 9 + 7 + 2 = 18
+    texts = _texts(table)
+    assert "Turn the face-down card of box 1, hand 1, and tap it" in texts["en"]
+    assert "Переверните" in texts["ru"]
+    assert current_round(table).status == "turning"
+    dealer.cards("Ts")  # turned: 21
+    dealer.ok("confirm-settlement")
+    closed = current_round(table)
+    assert closed.status == "closed" and closed.players_net == 200  # box 1 +200, box 2 push
