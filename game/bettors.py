@@ -251,6 +251,32 @@ class Camouflage(_Counting):
         self.hold = True
 
 
+class RandomCamouflage(_Counting):
+    """The camouflage of issue 23 item 9: the counter's 1-8 ramp, but in 15 % of rounds a
+    random bet of 1 to 3 units whatever the count, and never a raise right after a lost
+    round (the bet stays where it was; the raise comes a round later if the count still
+    calls for it)."""
+
+    noise = 0.15
+
+    def __init__(self, rng, rounds):
+        super().__init__(rng, rounds)
+        self.units = 1
+        self.lost = False
+
+    def bet(self):
+        if self.rng.random() < self.noise:
+            self.units = self.rng.randint(1, 3)
+            return self.units
+        target = _ramp(self.true_count())
+        if not (target > self.units and self.lost):
+            self.units = target
+        return self.units
+
+    def result(self, net_units):
+        self.lost = net_units < 0
+
+
 class Wonger(_Counting):
     enter, leave, units = 1.0, 0.0, 2
 
@@ -288,6 +314,7 @@ BETTORS: dict[str, type[Bettor]] = {
     "breaks": Breaks,
     "counter": Counter,
     "camouflage": Camouflage,
+    "random-camouflage": RandomCamouflage,
     "wonger": Wonger,
     "big-player": BigPlayer,
 }
@@ -305,7 +332,7 @@ BLIND = (
     "breaks",
 )
 #: The advantage players.
-COUNTERS = ("counter", "camouflage", "wonger", "big-player")
+COUNTERS = ("counter", "camouflage", "random-camouflage", "wonger", "big-player")
 
 
 def play_shift(bettor: str, *, rounds: int = 200, seed: str = "0", others: int = 2) -> dict:

@@ -35,6 +35,7 @@ TARGETS = {
     **dict.fromkeys(bettors.BLIND, ("false alarms", 200, "<=", 0.01)),
     "counter": ("caught", 100, ">=", 0.50),
     "camouflage": ("caught", 200, ">=", 0.50),
+    "random-camouflage": ("caught", 200, ">=", 0.50),  # issue 23 item 9
     "wonger": ("caught", 200, ">=", 0.80),
 }
 COUNTER_BY_200 = 0.80  # and the plain counter by round 200
