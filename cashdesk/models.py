@@ -9,6 +9,7 @@ is two more signatures with a reason, a corrected drop is a new record pointing 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_fsm import RETURN_VALUE, FSMField, transition
 
 from cashdesk.gaming import gaming_day_of
 from floor.ledger import Chained
@@ -43,7 +44,8 @@ class CashIn(Chained):
     destination = models.CharField(
         _("destination"), max_length=16, choices=Destination.choices, default=Destination.CASH_BOX
     )
-    status = models.CharField(
+    # awaiting the recount → confirmed or mismatch: ``recounted`` below, once.
+    status = FSMField(
         _("status"), max_length=20, choices=Status.choices, default=Status.AWAITING_RECOUNT
     )
     entered_by = models.ForeignKey(
@@ -97,6 +99,24 @@ class CashIn(Chained):
 
     def __str__(self) -> str:
         return f"{self.table} {self.amount} {self.entered_at:%H:%M}"
+
+    # -- the lifecycle (django-fsm-2): a cash-in is recounted once, by another person.
+
+    def recount_by_another(self) -> bool:
+        """Guard of ``recounted``: the recount is entered, and not by who entered the cash."""
+        return self.recounted_by_id is not None and self.recounted_by_id != self.entered_by_id
+
+    @transition(
+        field=status,
+        source=Status.AWAITING_RECOUNT,
+        target=RETURN_VALUE(Status.CONFIRMED, Status.MISMATCH),
+        conditions=[recount_by_another],
+    )
+    def recounted(self) -> str:
+        """The blind recount is in: confirmed when it matches the dealer's figure (notes and
+        amount), a mismatch otherwise."""
+        match = self.recount_amount == self.amount and self.recount_notes == self.notes
+        return self.Status.CONFIRMED if match else self.Status.MISMATCH
 
 
 class CashInRegistration(Chained):

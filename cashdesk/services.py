@@ -261,8 +261,7 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
         row.recount_amount = amount
         row.recounted_by = actor
         row.recounted_at = timezone.now()
-        match = amount == row.amount and note_counts == row.notes
-        row.status = CashIn.Status.CONFIRMED if match else CashIn.Status.MISMATCH
+        match = row.recounted() == CashIn.Status.CONFIRMED
         _save(row)
         if not match:
             alert_raise(
