@@ -451,7 +451,8 @@ class DropCount(Chained):
 
 
 class RoundResult(Chained):
-    """A closed round's recorded result, written once by the live table's write path in the
+    """A closed round's recorded result, written once by the cash desk when the live table
+    says the round closed (``floor.signals.round_closed``, ``cashdesk.receivers``), in the
     transaction that closes the round (``cashdesk.services.round_result_record``), a link of
     the table's result chain of its gaming day: the figures the reports print, so
     ``audit_verify`` also compares the round's own totals with them (game/ledger.py).
