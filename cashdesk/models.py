@@ -135,6 +135,7 @@ class CashInRegistration(Chained):
     registered_at = models.DateTimeField(_("confirmed at"))
 
     audit_fields = ("cash_in", "registered_by", "registered_at")
+    audit_day_field = "registered_at"
 
     class Meta:
         verbose_name = _("inspector's confirmation of a cash-in")
@@ -202,6 +203,7 @@ class CashInCorrection(Chained):
         "corrected_at",
     )
     audit_state_fields = ("confirmed_by", "confirmed_at")
+    audit_day_field = "corrected_at"
 
     def audit_chain_of(self):
         return self.cash_in.audit_chain_of()
@@ -557,6 +559,8 @@ class Resolution(Chained):
         "state_hash",
         "second_by",
     )
+
+    audit_day_field = "resolved_at"
 
     def audit_chain_of(self):
         day = gaming_day_of(self.resolved_at)

@@ -214,7 +214,9 @@ class _Context:
             # The table's first command of the day also makes the chain its round results
             # will be links of (once a day: the round's close then only moves its head).
             chain_head_ensure(RoundResult.chain_key(self.table.pk, day), day)
-        length, head, mac = link_after(event, key=key, length=row.chain_length, head=row.chain_head)
+        length, head, mac = link_after(
+            event, key=key, day=day, length=row.chain_length, head=row.chain_head
+        )
         row.chain_length, row.chain_head = length, head
         self.writes.insert(event)
         self.writes.update(
