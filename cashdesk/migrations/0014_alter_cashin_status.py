@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cashdesk', '0012_ledger_keys_and_chained_figures'),
+        ('cashdesk', '0013_chain_existing_round_results'),
     ]
 
     operations = [
