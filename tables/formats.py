@@ -45,6 +45,16 @@ def money(value) -> str:
     return number_text(value, 2)
 
 
+def typed_amount(value) -> str:
+    """An amount as a field offers it for editing: two decimals with the person's decimal
+    mark and no thousands separator (``250,00`` in Russian, ``250.00`` in English), which
+    the one parser (floor.parsing.amount) reads back in either language."""
+    number = _decimal(value)
+    if number is None:
+        return ""
+    return number_format(number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), decimal_pos=2)
+
+
 def number(value, places=0) -> str:
     """A count (``number``) or a ratio with ``places`` decimals (``number:1``)."""
     return number_text(value, int(places))
