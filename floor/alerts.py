@@ -8,6 +8,7 @@ from collections.abc import Callable
 from django.utils.translation import gettext_lazy as _
 
 from floor.changes import duty_changed, table_changed
+from floor.formats import number_text
 from floor.models import Alert
 
 ALERT_MESSAGES = {
@@ -108,12 +109,33 @@ def alert_kind_label(kind: str) -> str:
     return str(ALERT_KIND_LABELS.get(kind, kind))
 
 
+# The parameters of the messages that are amounts of money: shown in the reader's format
+# (``−95 000,00``), never as stored (``-95000.00``).
+MONEY_PARAMS = frozenset(
+    {
+        "amount",
+        "threshold",
+        "difference",
+        "opener",
+        "closer",
+        "par",
+        "entered",
+        "recounted",
+        "result",
+        "theoretical",
+    }
+)
+
+
 def alert_text(alert) -> str:
     template = ALERT_MESSAGES.get(alert.kind)
     if template is None:
         return alert.kind
+    params = dict(alert.params or {})
+    for key in MONEY_PARAMS & params.keys():
+        params[key] = number_text(params[key], 2)
     try:
-        return str(template) % alert.params
+        return str(template) % params
     except (KeyError, TypeError, ValueError):
         return str(template)
 

@@ -11,33 +11,11 @@ languages follow Django's own tables. Templates use them as filters (``{% load f
 tables/templatetags/formats.py); messages, exports and charts call them here.
 """
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import Decimal
 
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-MINUS = "\u2212"
-
-
-def _decimal(value) -> Decimal | None:
-    if value is None or value == "" or isinstance(value, bool):
-        return None
-    try:
-        number = Decimal(str(value).strip())
-    except (InvalidOperation, ValueError):
-        return None
-    return number if number.is_finite() else None
-
-
-def number_text(value, places: int = 0) -> str:
-    """``value`` rounded half up to ``places`` decimals, grouped by thousands, in the active
-    language; empty for no value (and the text itself for something that is not a number)."""
-    number = _decimal(value)
-    if number is None:
-        return "" if value is None else str(value)
-    number = number.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    text = number_format(abs(number), decimal_pos=places, force_grouping=True)
-    return (MINUS if number < 0 else "") + text
+from floor.formats import MINUS, _decimal, number_text  # noqa: F401  (re-exported)
 
 
 def money(value) -> str:

@@ -12,10 +12,6 @@ CODE = ["floor", "staff", "tables", "cashdesk", "game", "casino", "scripts"]
 MAX_LINES = 60
 
 LONG = {
-    "cashdesk/services.py:cash_in_record": (
-        "the checks, the record and its two alerts (large cash-in, a player card's day total) "
-        "in one transaction; the alerts are the next thing to move out"
-    ),
     "game/bettors.py:play_shift": (
         "one simulated shift, round by round: the shoe, the bettor and the flat players step "
         "together, and the judge's session form is built in the same loop"

@@ -716,6 +716,9 @@ class Command(BaseCommand):
             "DATABASE_URL": bench_url,
             "DEBUG": "0",
             "SECRET_KEY": settings.SECRET_KEY,
+            # the workers make chain links with this process's key (the dev key with DEBUG)
+            "AUDIT_CHAIN_KEY": settings.AUDIT_CHAIN_KEY,
+            "AUDIT_CHAIN_KEY_ID": settings.AUDIT_CHAIN_KEY_ID,
             "SECURE_SSL_REDIRECT": "0",
             "SECURE_COOKIES": "0",
             "STATIC_MANIFEST": "0",
