@@ -11,8 +11,9 @@ languages follow Django's own tables. Templates use them as filters (``{% load f
 tables/templatetags/formats.py); messages, exports and charts call them here.
 """
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from floor.formats import MINUS, _decimal, number_text  # noqa: F401  (re-exported)
