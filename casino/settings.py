@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "rules",
     "feed",
     "floor",
     "axes",
@@ -193,6 +194,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "staff.backends.PinBackend",
+    # user.has_perm(act, obj) and the {% has_perm %} tag ask the acts of staff/permissions.py.
+    "rules.permissions.ObjectPermissionBackend",
 ]
 LOGIN_URL = "staff:login"
 LOGIN_REDIRECT_URL = "staff:home"

@@ -47,6 +47,12 @@ MESSAGES = {
         "player alone at the table may ask again (players in the last round: "
         "%(players)s)."
     ),
+    "reshuffle_not_just_shuffled": gettext_lazy(
+        "A player may only ask the dealer to repeat the shuffle he has just made, before the "
+        "first round of that shoe: this shoe has been played on, or there is none. Only a "
+        "player alone at the table may ask between any two rounds (players in the last "
+        "round: %(players)s)."
+    ),
     "burn_card_required": gettext_lazy("This game burns the first card: enter the burnt card."),
     "simulated_only": gettext_lazy("Only a simulated table deals cards itself."),
     "manual_only": gettext_lazy("This table deals from a simulated shoe: use “Next card”."),
@@ -58,8 +64,13 @@ MESSAGES = {
     "box_in_play": gettext_lazy("Box %(box)s is in play this round: it cannot be reserved now."),
     "not_reserved": gettext_lazy("Box %(box)s is not reserved."),
     "lone_player_free_boxes": gettext_lazy(
-        "One player (%(seat)s) at the table and boxes %(boxes)s are free: a player who wants the "
-        "table to himself must bet on every box. Acknowledge to close bets."
+        "One player (%(seat)s) at the table and boxes %(boxes)s are free. If he wants the "
+        "table to himself he must bet on every box; otherwise the free boxes stay open to "
+        "other players. Ask him, and say which to close bets."
+    ),
+    "lone_player_every_box": gettext_lazy(
+        "%(seat)s wants the table to himself: he must bet on every box — boxes %(boxes)s "
+        "have no stake of his yet."
     ),
     # rated play (game.players)
     "unknown_player_card": gettext_lazy(

@@ -77,7 +77,7 @@ def step_view(round_row: Round, state: TableRound, version: int) -> dict:
 
 def _summary(command: dict) -> dict:
     """The command's own fields for the step list (action aside)."""
-    return {k: v for k, v in command.items() if k not in ("action", "occupancy_acknowledged")}
+    return {k: v for k, v in command.items() if k != "action"}
 
 
 def _first(events: list[dict], kind: str) -> dict:
@@ -135,9 +135,14 @@ def _bet_step_text(action: str, c: dict, events: list[dict]) -> str:
             "newcomer": refused.get("newcomer", "?"),
             "stake": money(c.get("stake")),
         }
+    text = _("Bets closed")
     if c.get("newcomer_consent") == "agreed":  # close-bets
-        return _("Bets closed (the seated players agreed to the newcomers)")
-    return _("Bets closed")
+        text = _("Bets closed (the seated players agreed to the newcomers)")
+    if c.get("lone_player") == "shared":
+        text += "; " + _("the only player leaves boxes %(boxes)s open to other players") % {
+            "boxes": c.get("free_boxes", "?")
+        }
+    return text
 
 
 def step_text(action: str, command: dict, events: list[dict]) -> str:

@@ -53,7 +53,7 @@ from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe, 
 from game.presenters import card_name, shoe_before_opening
 from game.writes import Writes
 from staff import seats
-from staff.roles import Role, TableRole
+from staff.permissions import At, may
 from staff.selectors import table_role_subquery
 from staff.services import replacement_hand_over_due
 from tables import chips
@@ -66,17 +66,19 @@ log = logging.getLogger(__name__)
 # Commands that change the round or the shoe: they carry the round version the screen
 # showed, are refused ``stale`` when it moved on, and move it.
 ROUND_COMMANDS = live.COMMANDS | {"open-round", "shuffle", "deal-next"}
-# Rated play (game.players): either croupier of the table seats a player and sees him leave.
-PLAYER_COMMANDS = frozenset({"player-in", "player-out"})
-DEALER_COMMANDS = (ROUND_COMMANDS - {"void"}) | {"flag-seen"} | PLAYER_COMMANDS
-ROLE_COMMANDS = {
-    TableRole.DEALING_CROUPIER: DEALER_COMMANDS,
-    TableRole.OBSERVING_CROUPIER: frozenset({"flag", "reserve", "release"}) | PLAYER_COMMANDS,
-    TableRole.INSPECTOR: frozenset({"void", "flag-seen"}),
-    Role.DUTY_ADMINISTRATOR: frozenset(),
-    Role.PIT_BOSS: frozenset(),
+# Each command is one act of staff.permissions: who may send it is declared there, once.
+COMMAND_ACTS = {
+    **dict.fromkeys(ROUND_COMMANDS - {"void"}, "game.deal"),
+    "void": "game.void",
+    "flag": "game.flag",
+    "flag-seen": "game.flag_seen",
+    "reserve": "game.reserve",
+    "release": "game.reserve",
+    # Rated play (game.players): either croupier of the table seats a player and sees him leave.
+    "player-in": "game.seat_player",
+    "player-out": "game.seat_player",
 }
-ALL_COMMANDS = frozenset().union(*ROLE_COMMANDS.values())
+ALL_COMMANDS = frozenset(COMMAND_ACTS)
 MAX_FIELD_LENGTH = 500
 
 
@@ -299,7 +301,7 @@ def _submit(table_id: int, actor, command: _Command) -> Outcome:
         # at this table allows the action now (a person who lost the role, or someone
         # replaying another's id, learns nothing from it).
         role = live_row.actor_role
-        if role is None or command.action not in ROLE_COMMANDS.get(role, ()):
+        if not may(COMMAND_ACTS[command.action], actor, At(table_id, role)):
             raise Refused("not_your_action")
         ctx = _Context(
             table=live_row.table,
@@ -450,23 +452,51 @@ def _round_command(ctx: _Context) -> None:
         _stake_in_chips(ctx.table, fields)
     if action == "cut-card-out" and not fields.get("confirmed"):
         _cut_card_not_early(ctx.live_row.current_shoe, state)
-    if action == "close-bets" and not fields.get("occupancy_acknowledged"):
-        lone = state.lone_player(reserved_boxes(table=ctx.table))
-        if lone is not None:
-            raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
-    if action == "close-bets" and fields.get("newcomer_consent") != "agreed":
-        newcomers = state.newcomers()
-        # docs/sources.md#newcomer-free-box: the seated players' consent, recorded with close-bets
-        if newcomers:
-            raise Refused(
-                "newcomer_free_box",
-                seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
-            )
+    if action == "close-bets":
+        _close_bets_checks(ctx.table, state, fields)
     command = {"action": action, **fields}
     events = state.apply(command)
     _record(ctx, round_row, command, events, state)
     if action in ("correct-card", "void"):
         _alert_for(ctx, round_row, events)
+
+
+def _close_bets_checks(table: Table, state: live.TableRound, fields: dict) -> None:
+    """What "bets are placed" needs first: a lone player's choice, the seated players'
+    consent to a newcomer. Each is kept in the event only where it applied."""
+    _lone_player_choice(table, state, fields)
+    # docs/sources.md#newcomer-free-box: the seated players' consent, recorded with close-bets
+    newcomers = state.newcomers()
+    if not newcomers:
+        fields.pop("newcomer_consent", None)
+    elif fields.get("newcomer_consent") != "agreed":
+        raise Refused(
+            "newcomer_free_box",
+            seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
+        )
+
+
+def _lone_player_choice(table: Table, state: live.TableRound, fields: dict) -> None:
+    """docs/sources.md#lone-player-bets-every-box: a player alone at the table while boxes
+    are free wants the table to himself — then he bets on every box (``lone_player:
+    alone`` is refused, ``lone_player_every_box``, while a free box has no stake of his) —
+    or he plays his boxes and the free ones stay open to other players (``lone_player:
+    shared``, recorded in the event with the free boxes). Neither said: refused
+    (``lone_player_free_boxes``). The reserved boxes are read only when one player leaves
+    boxes free: a table of several players costs no statement."""
+    choice = fields.pop("lone_player", "")
+    fields.pop("free_boxes", None)  # the server says which boxes stayed free
+    if state.lone_player() is None:
+        return
+    lone = state.lone_player(reserved_boxes(table=table))
+    if lone is None:
+        return
+    if choice == "alone":
+        raise Refused("lone_player_every_box", seat=lone["seat"], boxes=lone["boxes"])
+    if choice != "shared":
+        raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
+    fields["lone_player"] = "shared"
+    fields["free_boxes"] = lone["boxes"]
 
 
 def _stake_in_chips(table: Table, fields: dict) -> None:
@@ -715,8 +745,8 @@ def _shuffle(ctx: _Context) -> None:
     if reason not in Shoe.Reason.values:
         raise Refused("bad_message")
     previous = live_row.current_shoe
-    if reason == Shoe.Reason.PLAYER_REQUEST and previous is not None:
-        _player_reshuffle_allowed(previous, current)
+    if reason == Shoe.Reason.PLAYER_REQUEST:
+        _player_reshuffle_allowed(table, previous, current)
     low, high = cut_limits(rules.decks, rules.cut_card)
     behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
     if behind is None:
@@ -760,15 +790,20 @@ def _shuffle(ctx: _Context) -> None:
     ctx.next_version()
 
 
-def _player_reshuffle_allowed(previous: Shoe, last_round: Round | None) -> None:
-    """docs/sources.md#re-shuffle-on-request: a player's request repeats the
-    shuffle at most once per shoe; a player alone at the table (one seat label in the table's
-    last round) may ask for it at any time between rounds. A table where nobody has played
-    yet has no lone player: the once-per-shoe limit holds."""
-    if previous.reason != Shoe.Reason.PLAYER_REQUEST:
+def _player_reshuffle_allowed(table: Table, previous: Shoe | None, last_round: Round | None):
+    """docs/sources.md#re-shuffle-on-request: at a player's request the dealer repeats the
+    shuffle he has just made — before the first round of that shoe (``reshuffle_not_just_
+    shuffled`` otherwise) — and only once (``reshuffle_limit``); a player alone at the table
+    (one seat label in the table's last round since it opened) may ask for a shuffle at any
+    moment between rounds. A table where nobody has played yet has no lone player."""
+    players = len(_seated(last_round, table))
+    if players == 1:
         return
-    players = live.TableRound.from_dict(last_round.snapshot).players() if last_round else 0
-    if players != 1:
+    if previous is None or shoe_before_opening(previous, table):
+        raise Refused("reshuffle_not_just_shuffled", players=players)
+    if last_round is not None and last_round.shoe_id == previous.pk:  # played on
+        raise Refused("reshuffle_not_just_shuffled", players=players)
+    if previous.reason == Shoe.Reason.PLAYER_REQUEST:
         raise Refused("reshuffle_limit", players=players)
 
 

@@ -25,9 +25,9 @@ class Desk:
 
     def send(self, action, *, expected_version=None, command_id=None, **fields):
         if action == "close-bets":
-            # Most round tests seat one player on a few boxes: the croupier has told him the
-            # occupancy rule (tests/tables/test_occupancy.py checks the prompt itself).
-            fields.setdefault("occupancy_acknowledged", "1")
+            # Most round tests seat one player on a few boxes: he leaves the free boxes to
+            # others (tests/tables/test_occupancy.py checks the rule itself).
+            fields.setdefault("lone_player", "shared")
             # ... and the seated players agreed to any newcomer (test_table_procedures.py).
             fields.setdefault("newcomer_consent", "agreed")
         command = {

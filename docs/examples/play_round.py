@@ -98,8 +98,8 @@ def main(base: str, username: str, password: str, table_id: str) -> None:
             screen.send("shuffle", reason="new_shoe", cards_behind_cut=90)
         screen.send("open-round")
         screen.send("bet", box=1, seat="P1", stake="100")
-        # One player with free boxes: the croupier acknowledges the occupancy rule.
-        screen.send("close-bets", occupancy_acknowledged="1")
+        # One player with free boxes: he leaves them open to other players.
+        screen.send("close-bets", lone_player="shared")
         for card in ["Th", "6d", "9c"]:  # box 1: T 9; dealer: 6
             screen.send("card", card=card)
         screen.send("stand")

@@ -94,7 +94,7 @@ def test_every_round_command_stays_within_its_budget(watched, dealer_desk):
     dealer_desk.ok("bet", box=1, seat="P1", stake="100")
     seen = {}
     seen["bet"] = measured(dealer_desk, "bet", box=2, seat="P2", stake="100")
-    seen["close-bets"] = measured(dealer_desk, "close-bets", occupancy_acknowledged="1")
+    seen["close-bets"] = measured(dealer_desk, "close-bets")
     for card in ("Th", "7c", "9d", "8h", "9s"):  # box 1, box 2, the dealer, box 1, box 2
         seen["card"] = max(seen.get("card", 0), measured(dealer_desk, "card", card=card))
     seen["stand"] = measured(dealer_desk, "stand")
@@ -140,7 +140,7 @@ def test_a_round_with_rated_players_costs_one_update_and_one_read_more(watched, 
     dealer_desk.ok("open-round")
     dealer_desk.ok("bet", box=1, seat="P1", stake="100")
     dealer_desk.ok("bet", box=2, seat="P2", stake="100")
-    dealer_desk.ok("close-bets", occupancy_acknowledged="1")
+    dealer_desk.ok("close-bets")
     dealer_desk.cards("Th", "7c", "9d", "8h", "9s")
     dealer_desk.ok("stand")
     dealer_desk.ok("stand")

@@ -276,6 +276,10 @@ def test_a_players_reshuffle_is_allowed_once_per_shoe_unless_alone(dealer_desk, 
     dealer_desk.ok("stand")
     dealer_desk.cards("Ks", "Qd")
     dealer_desk.ok("confirm-settlement")
+    # two players: only the shuffle just made is repeated, once
+    mid_shoe = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
+    assert not mid_shoe.ok and mid_shoe.code == "reshuffle_not_just_shuffled"
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
     dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
     again = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
     assert not again.ok and again.code == "reshuffle_limit"

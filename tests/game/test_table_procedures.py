@@ -108,7 +108,8 @@ def _play_one_round(desk, seats):
 def test_several_players_get_one_reshuffle_per_shoe_and_are_told_why(dealer_desk, table):
     dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
     _play_one_round(dealer_desk, ["Anna", "Boris"])
-    dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)  # repeats it
     again = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
     assert not again.ok and again.code == "reshuffle_limit"
     assert again.params == {"players": "2"}
@@ -120,6 +121,35 @@ def test_several_players_get_one_reshuffle_per_shoe_and_are_told_why(dealer_desk
     # a new shoe (the cut card came out, or a new pack) gives the right again
     dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
     dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+
+
+def test_several_players_may_not_ask_for_a_shuffle_in_the_middle_of_a_shoe(dealer_desk, table):
+    """Only the shuffle just made is repeated: once a round was played on the shoe, a
+    request of one of several players is refused (only a lone player asks at any time)."""
+    from game.models import Shoe
+
+    dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
+    _play_one_round(dealer_desk, ["Anna", "Boris"])
+    refused = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
+    assert (refused.ok, refused.code, refused.params) == (
+        False,
+        "reshuffle_not_just_shuffled",
+        {"players": "2"},
+    )
+    with translation.override("en"):
+        text = error_text(refused.code, refused.params)
+    assert text.startswith("A player may only ask the dealer to repeat the shuffle he has just")
+    assert "(players in the last round: 2)" in text
+    with translation.override("ru"):
+        assert "(игроков в последнем розыгрыше: 2)" in error_text(refused.code, refused.params)
+    assert Shoe.objects.filter(table=table).count() == 1
+    _play_one_round(dealer_desk, ["Anna"])  # Boris left: Anna is alone now
+    dealer_desk.ok("shuffle", reason="player_request", cards_behind_cut=80)
+
+
+def test_no_player_request_without_a_shoe_to_repeat(dealer_desk, table):
+    refused = dealer_desk.send("shuffle", reason="player_request", cards_behind_cut=80)
+    assert (refused.ok, refused.code) == (False, "reshuffle_not_just_shuffled")
 
 
 def test_a_lone_player_may_ask_between_any_two_rounds(dealer_desk, table):
