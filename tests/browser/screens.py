@@ -10,6 +10,7 @@ Content-Security-Policy does not govern: the app itself never serves it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -93,9 +94,11 @@ def assert_accessible(page, what: str = ""):
 
 
 def shoot(page, name: str) -> Path:
-    """Save a screenshot of the viewport as test-artifacts/<name>.png."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / (re.sub(r"[^\w.-]+", "_", name) + ".png")
+    """Save a screenshot of the viewport as test-artifacts/<name>.png, or in the contact
+    sheet's folder when ``SCREENSHOTS_DIR`` names one (``make screenshots``)."""
+    folder = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (re.sub(r"[^\w.-]+", "_", name) + ".png")
     page.screenshot(path=str(path))
     return path
 
