@@ -95,6 +95,9 @@ def test_every_screen_is_readable_and_usable(
         dealer.locator(f'[data-keypad] [data-digit="{digit}"]').click()
     dealer.locator('[data-keypad] button[type="submit"]').click()
     expect(dealer.get_by_test_id("conn-state")).to_have_class("conn conn-open")
+    dealer.locator("details.shuffle > summary").click()  # "Shuffle and cut", opened
+    assert_controls_at_least(dealer, 48)
+    look(dealer, f"{prefix}-tablet-between-rounds")
     Tablet(dealer).tap("open-round")
     assert_controls_at_least(dealer, 48)
     look(dealer, f"{prefix}-tablet-betting")
