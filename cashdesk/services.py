@@ -261,8 +261,7 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
         row.recount_amount = amount
         row.recounted_by = actor
         row.recounted_at = timezone.now()
-        match = amount == row.amount and note_counts == row.notes
-        row.status = CashIn.Status.CONFIRMED if match else CashIn.Status.MISMATCH
+        match = row.recounted() == CashIn.Status.CONFIRMED
         _save(row)
         if not match:
             alert_raise(
@@ -838,8 +837,9 @@ def round_result_record(
     winning_boxes=(),
     voided: bool = False,
 ) -> RoundResult:
-    """A closed round's figures for the reports, written by the live table's write path in
-    the transaction that closes the round: exactly once per round, with it or not at all.
+    """A closed round's figures for the reports, written when the live table says the round
+    closed (``floor.signals.round_closed``: ``cashdesk.receivers``) in the transaction that
+    closes the round: exactly once per round, with it or not at all.
     The round's gaming day and shift are those of its close — or, when that gaming day is
     already closed, the next one (``_record_day``): a played round is never refused, and a
     closed day's figures never change."""

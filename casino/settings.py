@@ -225,6 +225,9 @@ AUDIT_CHAIN_KEYS = {
     if kid.strip() and secret.strip()
 }
 AUDIT_CHAIN_KEYS[AUDIT_CHAIN_KEY_ID] = AUDIT_CHAIN_KEY
+# Links made before links carried a key id were made with the AUDIT_CHAIN_KEY of that time,
+# or (none set) a key derived from SECRET_KEY: set it here if one was set then.
+AUDIT_CHAIN_LEGACY_KEY = env("AUDIT_CHAIN_LEGACY_KEY")
 
 # Sign-in throttling (docs/operations.md, "Security"): wrong passwords and PINs are counted
 # per source, the client's address and the name typed together. The first few tries are

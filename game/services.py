@@ -34,7 +34,6 @@ from django.db.models import Subquery
 from django.utils import timezone
 
 from cashdesk.models import RoundResult
-from cashdesk.services import round_result_record
 from feed import metrics
 from feed.send import said
 from feed.sequences import topic_next_sql
@@ -45,6 +44,7 @@ from floor.errors import Refused
 from floor.ledger import AuditChain, chain_head_ensure, key_id, link_after
 from floor.models import Alert
 from floor.parsing import box_number, whole_number
+from floor.signals import round_closed
 from game import live, players
 from game.configuration import house_edge, table_rules
 from game.cuts import cut_card_early, cut_limits
@@ -214,7 +214,9 @@ class _Context:
             # The table's first command of the day also makes the chain its round results
             # will be links of (once a day: the round's close then only moves its head).
             chain_head_ensure(RoundResult.chain_key(self.table.pk, day), day)
-        length, head, mac = link_after(event, key=key, length=row.chain_length, head=row.chain_head)
+        length, head, mac = link_after(
+            event, key=key, day=day, length=row.chain_length, head=row.chain_head
+        )
         row.chain_length, row.chain_head = length, head
         self.writes.insert(event)
         self.writes.update(
@@ -620,7 +622,8 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
     table_changed(ctx.table.pk, board=True, round_open=False, round_number=round_row.number)
     ctx.announced = True
     if state.status == "closed":
-        round_result_record(
+        round_closed.send(
+            sender=Round,
             round_id=round_row.pk,
             table_id=ctx.table.pk,
             closed_at=round_row.closed_at,
@@ -629,6 +632,7 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
             players_net=round_row.players_net,
             theoretical_win=round_row.total_bet * (house_edge(ctx.table.rules) or 0),
             winning_boxes=[box.number for box in state.engine.seats if box.net > 0],
+            voided=False,
         )
         players.rated_round_record(
             live_row=ctx.live_row, state=state, edge=house_edge(ctx.table.rules)
@@ -636,7 +640,8 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
     elif round_row.players_net:
         # Voided after a payment made at once: the paid chips left the tray and stay with
         # the player, so the tray check and the report count them (not as a round played).
-        round_result_record(
+        round_closed.send(
+            sender=Round,
             round_id=round_row.pk,
             table_id=ctx.table.pk,
             closed_at=round_row.closed_at,
@@ -644,6 +649,7 @@ def _round_ended(ctx: _Context, round_row: Round, state: live.TableRound) -> Non
             total_bet=Decimal(0),
             players_net=round_row.players_net,
             theoretical_win=Decimal(0),
+            winning_boxes=[],
             voided=True,
         )
     replacement_hand_over_due(table=ctx.table)

@@ -373,11 +373,11 @@ def replacement_approve(*, request_id: int, decided_by: User, replacement: User,
         refusal = seat_refusal(replacement, request.table, request.role)
         if refusal is not None:
             raise refusal
-        request.status = ReplacementRequest.Status.APPROVED
         request.decided_by = decided_by
         request.decided_at = timezone.now()
         request.replacement = replacement
         request.decision_note = (note or "").strip()[:1000]
+        request.approve()
         request.full_clean()
         request.save()
         table_changed(request.table_id, duty=True)
@@ -393,10 +393,10 @@ def replacement_reject(*, request_id: int, decided_by: User, note: str):
         raise Refused("note_required", _("Say why the request is rejected."))
     with transaction.atomic():
         request = _decided(request_id, decided_by)
-        request.status = ReplacementRequest.Status.REJECTED
         request.decided_by = decided_by
         request.decided_at = timezone.now()
         request.decision_note = note[:1000]
+        request.reject()
         request.full_clean()
         request.save()
         table_changed(request.table_id, duty=True)
@@ -431,7 +431,7 @@ def replacement_hand_over_due(*, table) -> list:
                     assigned_by=request.decided_by,
                     replace=True,
                 )
-                request.status = ReplacementRequest.Status.DONE
+                request.hand_over()
                 request.handed_over_at = timezone.now()
                 request.save(update_fields=["status", "handed_over_at"])
         except ValidationError:
