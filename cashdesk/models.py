@@ -573,7 +573,7 @@ class Resolution(Chained):
 class GamingDayClose(Chained):
     """A gaming day closed by the duty administrator: only a past or the current day, with
     every table closed, a counted drop for every table that played, no open exception and
-    no open critical alert (``cashdesk.services.gaming_day_close``) — or, with what is still
+    no open critical alert (``cashdesk.days.gaming_day_close``) — or, with what is still
     open, under a **waiver** signed by two people (the duty administrator and a pit boss or
     another duty administrator, each with his password) and a reason: ``waived`` keeps what
     was open, and the closed day's report shows it.
