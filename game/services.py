@@ -46,7 +46,7 @@ from game.commands import (
 )
 from game.cuts import cut_card_early
 from game.engine import EngineError
-from game.models import Command, LiveTable, round_chain_of
+from game.models import Command, LiveTable, Round, round_chain_of
 from game.recording import Context, alert_for, current_round, record
 from game.table_commands import HANDLERS
 from staff.permissions import At, may
@@ -161,7 +161,7 @@ def _submit(table_id: int, actor, command: ParsedCommand) -> Outcome:
 def _act(ctx: Context) -> Outcome:
     command, live_row = ctx.command, ctx.live_row
     if command.action in ROUND_COMMANDS and command.expected != live_row.version:
-        raise Refused("stale")
+        raise _stale(command, live_row)
     try:
         HANDLERS.get(command.action, _round_command)(ctx)
     except (ValueError, TypeError, ArithmeticError) as error:
@@ -172,6 +172,17 @@ def _act(ctx: Context) -> Outcome:
     outcome = Outcome(ok=True, version=live_row.version)
     _finish(ctx, outcome)
     return outcome
+
+
+def _stale(command: ParsedCommand, live_row: LiveTable) -> Refused:
+    """A round command sent from an older screen. Closing or voiding a round that is already
+    closed or voided (a double tap, a second screen) has nothing to repeat: it is told so,
+    not asked to try again."""
+    current = live_row.current_round
+    if command.action in ("confirm-settlement", "void") and current is not None:
+        if current.status in (Round.Status.CLOSED, Round.Status.VOIDED):
+            return Refused("round_already_closed", number=current.number)
+    return Refused("stale")
 
 
 def _finish(ctx: Context, outcome: Outcome) -> None:
