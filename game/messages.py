@@ -65,6 +65,10 @@ MESSAGES = {
         "table to himself he must bet on every box; otherwise the free boxes stay open to "
         "other players. Ask him, and say which to close bets."
     ),
+    "limits_not_announced": gettext_lazy(
+        "Tell %(seats)s the table's limits first: %(min)s to %(max)s a box. Every player "
+        "new at the table is told the minimum and the maximum bet before he plays."
+    ),
     "lone_player_every_box": gettext_lazy(
         "%(seat)s wants the table to himself: he must bet on every box — boxes %(boxes)s "
         "have no stake of his yet."

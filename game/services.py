@@ -452,6 +452,7 @@ def _close_bets_checks(table: Table, state: live.TableRound, fields: dict) -> No
     """What "bets are placed" needs first: a lone player's choice, the seated players'
     consent to a newcomer. Each is kept in the event only where it applied."""
     _lone_player_choice(table, state, fields)
+    _limits_told(state, fields)
     # docs/sources.md#newcomer-free-box: the seated players' consent, recorded with close-bets
     newcomers = state.newcomers()
     if not newcomers:
@@ -461,6 +462,27 @@ def _close_bets_checks(table: Table, state: live.TableRound, fields: dict) -> No
             "newcomer_free_box",
             seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
         )
+
+
+def _limits_told(state: live.TableRound, fields: dict) -> None:
+    """docs/sources.md#limits-told: every player is told the table's minimum and maximum
+    bet. A player new at the table since it opened has his first stake on a box: bets close
+    only once the croupier says he told him (``limits_announced: told``; else
+    ``limits_not_announced``), and the event names who was told (``limits_told_to``)."""
+    told = fields.pop("limits_announced", "")
+    fields.pop("limits_told_to", None)  # the server says who was told
+    seats = state.uninformed()
+    if not seats:
+        return
+    if told != "told":
+        limits = state.opening.get("limits") or {}
+        raise Refused(
+            "limits_not_announced",
+            seats=", ".join(seats),
+            min=limits.get("min", ""),
+            max=limits.get("max", ""),
+        )
+    fields["limits_told_to"] = ", ".join(seats)
 
 
 def _lone_player_choice(table: Table, state: live.TableRound, fields: dict) -> None:
@@ -657,7 +679,7 @@ def _open_round(ctx: _Context) -> None:
         "limits": {"min": str(table.min_bet), "max": str(table.max_bet)},
         "boxes": table.box_numbers,
         "shoe": shoe.state,
-        "seated": _seated(current, table),
+        **_last_round_players(current, table),
     }
     state = live.TableRound(opening)
     version = ctx.next_version()
@@ -684,13 +706,21 @@ def _open_round(ctx: _Context) -> None:
     ctx.round_open = True
 
 
-def _seated(last_round: Round | None, table: Table) -> list[str]:
-    """The players (seat labels) of the table's last round since it opened: a newcomer takes
-    a free box only with their consent (docs/sources.md#newcomer-free-box)."""
+def _last_round_players(last_round: Round | None, table: Table) -> dict:
+    """What a new round knows of the table's last one since it opened: its players (seat
+    labels: a newcomer takes a free box only with their consent,
+    docs/sources.md#newcomer-free-box) and everyone told the table's limits so far
+    (docs/sources.md#limits-told). Read from the row the command locked: no statement."""
     if last_round is None or (table.opened_at and last_round.opened_at < table.opened_at):
-        return []
+        return {"seated": [], "informed": []}
     state = live.TableRound.from_dict(last_round.snapshot)
-    return sorted({share.seat for shares in state.shares.values() for share in shares})
+    seated = sorted({share.seat for shares in state.shares.values() for share in shares})
+    return {"seated": seated, "informed": state.informed_after()}
+
+
+def _seated(last_round: Round | None, table: Table) -> list[str]:
+    """The players (seat labels) of the table's last round since it opened."""
+    return _last_round_players(last_round, table)["seated"]
 
 
 def _next_number(model, table) -> int:
