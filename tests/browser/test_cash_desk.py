@@ -103,7 +103,8 @@ def test_cash_in_recount_live_totals_report_and_export(new_page, crew, table):
     raw = open(download_info.value.path(), "rb").read()
     assert raw.startswith(b"\xef\xbb\xbf")
     header = next(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))  # English: commas
-    assert len(header) == 18 and header[7] == "Hold, %"
+    assert len(header) == 19 and header[7] == "Hold, %"
+    assert header[-1] == "Awaiting confirmation"  # the mark a pending correction gets
 
 
 @pytest.fixture
