@@ -9,14 +9,14 @@ from __future__ import annotations
 from cashdesk.publish import duty_context, duty_sequence, render_duty
 from feed.consumers import ScreenConsumer
 from floor.changes import DUTY_TOPIC
-from staff.roles import Role
+from staff.permissions import may
 
 
 class DutyConsumer(ScreenConsumer):
     screen = "duty"
 
     def admit(self) -> bool:
-        return self.user.has_role(Role.DUTY_ADMINISTRATOR)
+        return may("cashdesk.duty_desk", self.user)
 
     def topics(self) -> dict[str, str]:
         return {DUTY_TOPIC: "duty"}

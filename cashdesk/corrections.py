@@ -34,29 +34,26 @@ from cashdesk.services import (
     _bounded,
     _lock_player_card_day,
     _lock_table,
+    _require_act,
     _require_day_open,
-    _require_role,
     _save,
     player_day_alert,
     player_day_total,
 )
 from floor.changes import table_changed
 from floor.errors import Refused
-from staff.roles import Role, TableRole
-from staff.selectors import table_role_for
+from staff.permissions import at, may
 from tables.models import ChipCount
 from tables.services.chips import chip_count_record
 from tables.services.signatures import second_signer
 
-# Who may enter a correction: of a chip count, the table's inspector, a duty administrator
-# or the pit boss (who counts the float at the checklists); of a cash-in, the inspector
-# (who registers the table's cash) or a duty administrator.
-CHIP_COUNT_AUTHORS = (TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS)
-CASH_IN_AUTHORS = (TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR)
 
-
-def _require_author(actor, table, roles) -> None:
-    if table_role_for(user=actor, table=table) not in roles:
+def _require_author(act: str, actor, table) -> None:
+    """Who may enter a correction (staff.permissions): of a chip count, the table's
+    inspector, a duty administrator or the pit boss (who counts the float at the
+    checklists); of a cash-in, the inspector (who registers the table's cash) or a duty
+    administrator."""
+    if not may(act, actor, at(actor, table)):
         raise Refused("forbidden", _("You are not allowed to correct this figure."))
 
 
@@ -117,7 +114,7 @@ def drop_correction_confirm(
     """The second signature of a drop correction (``cashdesk.services.drop_enter`` records
     it): ``second`` with his own password, never an author of any version of the figure.
     ``actor`` is the duty administrator at the screen."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     row = DropCount.objects.select_related("counted_by").get(pk=drop.pk)
     return _confirm(
         row,
@@ -164,7 +161,7 @@ def chip_count_correct(*, count: ChipCount, counts: dict, note: str, actor) -> C
     moment, by denomination, pointing at the newest version of the count (a pending
     correction is superseded), with a note; it counts once confirmed
     (:func:`chip_count_correction_confirm`)."""
-    _require_author(actor, count.table, CHIP_COUNT_AUTHORS)
+    _require_author("cashdesk.chip_count_correct", actor, count.table)
     note = _note(note)
     with transaction.atomic():
         table = _lock_table(count.table_id)
@@ -187,7 +184,7 @@ def chip_count_correction_confirm(
     *, count: ChipCount, actor, request=None, second: str = "", second_password: str = ""
 ) -> ChipCount:
     """The second signature of a chip count's correction (see the module's doc)."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     row = ChipCount.objects.select_related("counted_by").get(pk=count.pk)
     return _confirm(
         row,
@@ -207,7 +204,7 @@ def cash_in_correct(*, cash_in: CashIn, notes: dict, note: str, actor) -> CashIn
     """Correct a cash-in's amount after the observer's blind recount: the notes counted by
     denomination and a note; it points at the cash-in and at the correction it supersedes,
     and counts once confirmed (:func:`cash_in_correction_confirm`)."""
-    _require_author(actor, cash_in.table, CASH_IN_AUTHORS)
+    _require_author("cashdesk.cash_in_correct", actor, cash_in.table)
     note = _note(note)
     note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
     _bounded(amount)
@@ -252,7 +249,7 @@ def cash_in_correction_confirm(
     second_password: str = "",
 ) -> CashInCorrection:
     """The second signature of a cash-in's correction (see the module's doc)."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     row = CashInCorrection.objects.select_related("cash_in", "corrected_by").get(pk=correction.pk)
     return _confirm(
         row,

@@ -115,6 +115,7 @@ class CashInRegistration(Chained):
     registered_at = models.DateTimeField(_("confirmed at"))
 
     audit_fields = ("cash_in", "registered_by", "registered_at")
+    audit_day_field = "registered_at"
 
     class Meta:
         verbose_name = _("inspector's confirmation of a cash-in")
@@ -211,6 +212,7 @@ class CashInCorrection(Chained):
         "corrected_at",
     )
     audit_state_fields = ("confirmed_by", "confirmed_at")
+    audit_day_field = "corrected_at"
 
     def audit_chain_of(self):
         return self.cash_in.audit_chain_of()
@@ -565,6 +567,8 @@ class Resolution(Chained):
         "state_hash",
         "second_by",
     )
+
+    audit_day_field = "resolved_at"
 
     def audit_chain_of(self):
         day = gaming_day_of(self.resolved_at)

@@ -41,23 +41,26 @@ from floor.forms import player_card_value
 from floor.ledger import day_seal, day_verify
 from floor.models import Alert
 from floor.parsing import box_number
-from staff.roles import Role, TableRole
-from staff.selectors import table_role_for
+from staff.permissions import at, may
+from staff.roles import Role
 from tables.formats import money as money_text
 from tables.models import Table
 from tables.services import signer_authenticate
 from tables.services.signatures import second_signer
 
 
-def _require_table_role(actor, table: Table, *roles: str) -> str:
-    role = table_role_for(user=actor, table=table)
-    if role not in roles:
+def _require_table_act(act: str, actor, table: Table) -> str:
+    """The person's role at ``table`` when they may do the table act ``act`` there
+    (staff.permissions), else a refusal."""
+    place = at(actor, table)
+    if not may(act, actor, place):
         raise Refused("forbidden", _("You are not allowed to do this at this table."))
-    return role
+    return place.role
 
 
-def _require_role(actor, *roles: str) -> None:
-    if not any(actor.has_role(r) for r in roles):
+def _require_act(act: str, actor) -> None:
+    """A refusal unless the person may do the floor act ``act`` (staff.permissions)."""
+    if not may(act, actor):
         raise Refused("forbidden", _("You are not allowed to do this."))
 
 
@@ -170,7 +173,7 @@ def cash_in_record(
 ) -> CashIn:
     """The dealing croupier's entry of a player's cash (notes by denomination) and the chips
     given for it. Raises the large cash-in and per-player-card alerts."""
-    _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
+    _require_table_act("cashdesk.cash_in", actor, table)
     if table.status != Table.Status.OPEN:
         raise Refused("table_closed", _("The table is not open."))
     note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
@@ -246,7 +249,7 @@ def player_day_alert(*, table_id: int, card: str, before: Decimal, now: Decimal,
 def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
     """The observing croupier's blind recount: confirmed when it matches the dealer's
     figure, otherwise a mismatch alert for the inspector and the duty administrator."""
-    _require_table_role(actor, cash_in.table, TableRole.OBSERVING_CROUPIER)
+    _require_table_act("cashdesk.recount", actor, cash_in.table)
     note_counts, amount = counts(notes, settings.CASH_NOTE_DENOMINATIONS, what=_("notes"))
     with transaction.atomic():
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
@@ -278,7 +281,7 @@ def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
     """The inspector registers a cash-in: one tap, his name and the time, for every cash-in
     that reaches the table (docs/sources.md#inspector-registers-cash) — for one going to the
     pit cash desk it also says he took the notes there (docs/sources.md#cash-in). Once."""
-    _require_table_role(actor, cash_in.table, TableRole.INSPECTOR)
+    _require_table_act("cashdesk.cash_in_confirm", actor, cash_in.table)
     with transaction.atomic():
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
         _require_day_open(row.gaming_day)
@@ -299,7 +302,7 @@ def cash_in_chips_give(*, cash_in: CashIn, actor) -> CashInChipsGiven:
     a recount that differs until a correction of it is confirmed (``chips_after_mismatch``),
     and — for a cash-in going to the pit cash desk — before the inspector took the notes
     (``chips_before_inspector``); once (``chips_given``)."""
-    _require_table_role(actor, cash_in.table, TableRole.DEALING_CROUPIER)
+    _require_table_act("cashdesk.cash_in_chips", actor, cash_in.table)
     with transaction.atomic():
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
         _require_day_open(row.gaming_day)
@@ -347,7 +350,7 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
     """Chips given to the dealing croupier into the tip box (docs/sources.md#tips): only at an
     open table, and — a tip being a part of a win — from a box that won the table's last
     round, or with a note saying why."""
-    _require_table_role(actor, table, TableRole.DEALING_CROUPIER)
+    _require_table_act("cashdesk.tip", actor, table)
     if table.status != Table.Status.OPEN:
         raise Refused("table_closed", _("The table is not open."))
     value = money(amount)
@@ -403,7 +406,7 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
 def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict) -> Slip:
     """The inspector asks for a fill or a credit: the slip gets the next number of the
     gaming day for its kind."""
-    _require_table_role(actor, table, TableRole.INSPECTOR)
+    _require_table_act("cashdesk.slip_request", actor, table)
     if kind not in Slip.Kind.values:
         raise Refused("bad_kind", _("Choose fill or credit."))
     chip_counts, total = counts(counts_by_denomination, table.chip_denominations, what=_("chips"))
@@ -456,13 +459,13 @@ def _signers(slip: Slip) -> set:
 
 def slip_issue(*, slip: Slip, actor) -> Slip:
     """The duty administrator's signature: the chips are issued (fill) or taken (credit)."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     return _slip_sign(slip, actor, "issued")
 
 
 def slip_receive(*, slip: Slip, actor) -> Slip:
     """A croupier of the table signs that the chips arrived (fill) or left (credit)."""
-    _require_table_role(actor, slip.table, TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
+    _require_table_act("cashdesk.slip_receive", actor, slip.table)
     return _slip_sign(slip, actor, "received")
 
 
@@ -490,8 +493,7 @@ def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
     slip itself is never changed otherwise and keeps its number."""
     with transaction.atomic():
         row = _locked(slip)
-        role = table_role_for(user=actor, table=row.table)
-        if role not in (TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR):
+        if not may("cashdesk.slip_void", actor, at(actor, row.table)):
             raise Refused("forbidden", _("You are not allowed to do this."))
         now = timezone.now()
         if row.void_confirmed_at:
@@ -518,7 +520,7 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     only the newest can be confirmed) and counts only once a second person confirms it
     (:func:`drop_correction_confirm`); until then it is an open exception and the reports
     keep the figure in force."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     value = money(amount)
     _bounded(value)
     with transaction.atomic():
@@ -599,7 +601,7 @@ def exception_resolve(
     still waiting (a recount not done, a slip not signed, a void not confirmed, a pit-desk
     cash-in not confirmed by the inspector) — a resolution never accepts what is not there
     yet. Any later change of the record reopens the exception (``cashdesk.selectors``)."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     if not (note or "").strip():
         raise Refused("no_note", _("Write what was done about it."))
     if _EXCEPTION_MODELS.get(kind) is None or object_id is None:
@@ -776,7 +778,7 @@ def gaming_day_close(
     boss or another duty administrator); the close keeps what was waived. Every table's row
     is locked while the day is checked and closed, so no cash record of the day can slip in
     between."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     _require_day_begun(gaming_day)
     waiver_reason = (waiver_reason or "").strip()
     other = None
@@ -840,7 +842,7 @@ def gaming_day_reopen(
     through ``authenticate`` (throttled like every sign-in). The reopen is recorded on the
     close (a recorded change in the day's audit chain); after it the day takes records and
     can be closed again."""
-    _require_role(actor, Role.DUTY_ADMINISTRATOR)
+    _require_act("cashdesk.duty_desk", actor)
     reason = (reason or "").strip()
     if not reason:
         raise Refused("no_reason", _("Give the reason for the reopen."))

@@ -18,7 +18,8 @@ from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
 from cashdesk.models import CashIn, CashInCorrection, DropCount, GamingDayClose, Slip
 from cashdesk.publish import duty_context, duty_sequence
 from floor.paging import page_of
-from staff.access import role_required
+from staff.access import permission_required
+from staff.permissions import At, acts_at
 from staff.roles import Role, TableRole
 from tables.access import table_required
 from tables.formats import money
@@ -61,6 +62,7 @@ def _table_page(request, table, table_role, *, failed: str = "", error: str = ""
     context = {
         "table": table,
         "table_role": table_role,
+        "may": acts_at(request.user, At(table.pk, table_role)),
         "gaming_day": day,
         "error": error,
         "failed": failed,
@@ -106,7 +108,7 @@ def _table_page(request, table, table_role, *, failed: str = "", error: str = ""
     return render(request, "cashdesk/table.html", context, status=status)
 
 
-@table_required(*TABLE_PEOPLE)
+@table_required("cashdesk.table_cash")
 def table_cash(request, table, table_role):
     """Cash-ins, tips, recounts and slips of one table, by the viewer's role."""
     return _table_page(request, table, table_role)
@@ -158,7 +160,7 @@ def _say(request, text: str, repeated: bool) -> None:
 
 
 @require_POST
-@table_required(TableRole.DEALING_CROUPIER)
+@table_required("cashdesk.cash_in")
 def cash_in(request, table, table_role):
     return _act(
         request,
@@ -192,7 +194,7 @@ PENDING_ANSWER = _lazy(
 
 
 @require_POST
-@table_required(TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@table_required("cashdesk.cash_in_correct")
 def cash_in_correct(request, table, table_role):
     """A correction of a cash-in's amount after the recount (two people: it waits for the
     second signature on the duty home)."""
@@ -213,7 +215,7 @@ def cash_in_correct(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS)
+@table_required("cashdesk.chip_count_correct")
 def chip_count_correct(request, table, table_role):
     """A correction of a chip count (two people: it waits for the second signature)."""
     return _act(
@@ -233,7 +235,7 @@ def chip_count_correct(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.DEALING_CROUPIER)
+@table_required("cashdesk.tip")
 def tip(request, table, table_role):
     return _act(
         request,
@@ -274,7 +276,7 @@ def _recounted(row: CashIn) -> str:
 
 
 @require_POST
-@table_required(TableRole.OBSERVING_CROUPIER)
+@table_required("cashdesk.recount")
 def recount(request, table, table_role):
     return _act(
         request,
@@ -292,7 +294,7 @@ def recount(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.DEALING_CROUPIER)
+@table_required("cashdesk.cash_in_chips")
 def cash_in_chips(request, table, table_role):
     """The dealer gave the chips for a cash-in, after its recount and drop
     (docs/sources.md#cash-in)."""
@@ -310,7 +312,7 @@ def cash_in_chips(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.INSPECTOR)
+@table_required("cashdesk.cash_in_confirm")
 def cash_in_confirm(request, table, table_role):
     """The inspector's one tap: he registers a cash-in (and takes a pit-desk one there)
     (docs/sources.md#inspector-registers-cash)."""
@@ -328,7 +330,7 @@ def cash_in_confirm(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.INSPECTOR)
+@table_required("cashdesk.slip_request")
 def slip_request(request, table, table_role):
     return _act(
         request,
@@ -347,7 +349,7 @@ def slip_request(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.DEALING_CROUPIER, TableRole.OBSERVING_CROUPIER)
+@table_required("cashdesk.slip_receive")
 def slip_receive(request, table, table_role):
     return _act(
         request,
@@ -363,7 +365,7 @@ def slip_receive(request, table, table_role):
 
 
 @require_POST
-@table_required(TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@table_required("cashdesk.slip_void")
 def slip_void(request, table, table_role):
     return _act(
         request,
@@ -393,7 +395,7 @@ def _duty_page(request, *, failed: str = "", error: str = "", status: int = 200)
     return render(request, "cashdesk/duty_home.html", context, status=status)
 
 
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def duty_home(request):
     """Live cash-in totals per table, slips to issue, open exceptions, reports."""
     return _duty_page(request)
@@ -417,7 +419,7 @@ def _slip(pk: int) -> Slip:
 
 
 @require_POST
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def slip_issue(request):
     return _duty_act(
         request,
@@ -429,7 +431,7 @@ def slip_issue(request):
 
 
 @require_POST
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def resolve(request):
     return _duty_act(
         request,
@@ -476,7 +478,7 @@ CONFIRMS = {
 
 
 @require_POST
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def correction_confirm(request):
     """A correction of a counted figure confirmed by a second person with his password."""
     return _duty_act(
@@ -489,7 +491,7 @@ def correction_confirm(request):
 
 
 @require_POST
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def day_close(request):
     return _duty_act(
         request,
@@ -513,7 +515,7 @@ def day_close(request):
 
 
 @require_POST
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def day_reopen(request):
     """Reopen a closed gaming day: two signatures with passwords and a reason."""
     return _duty_act(
@@ -533,7 +535,7 @@ def day_reopen(request):
     )
 
 
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("cashdesk.duty_desk")
 def drop(request):
     """Enter (or correct, with a note) the counted drop of a table for a gaming day."""
     if request.method == "POST":
@@ -645,7 +647,7 @@ def _report_context(request, data: dict) -> dict:
     return context
 
 
-@role_required(*REPORT_PEOPLE)
+@permission_required("cashdesk.reports")
 def report(request):
     """The cash report by table, pit, shift or gaming day, for a day or a month."""
     form = forms.ReportForm(request.GET)
@@ -655,7 +657,7 @@ def report(request):
     return render(request, "cashdesk/report.html", {**context, "form": form})
 
 
-@role_required(*REPORT_PEOPLE)
+@permission_required("cashdesk.reports")
 def report_print(request):
     form = forms.ReportForm(request.GET)
     if not form.is_valid():
@@ -672,7 +674,7 @@ def _download(content: bytes, name: str, kind: str) -> HttpResponse:
     return response
 
 
-@role_required(*REPORT_PEOPLE)
+@permission_required("cashdesk.reports")
 def export(request):
     """The report lines as XLSX (default) or CSV (``?format=csv``)."""
     form = forms.ReportForm(request.GET)
@@ -697,7 +699,7 @@ def _records(data: dict) -> dict:
     )
 
 
-@role_required(*REPORT_PEOPLE)
+@permission_required("cashdesk.reports")
 def records(request):
     """The records behind one report line, a page of each list at a time."""
     form = forms.RecordsForm(request.GET)
@@ -729,7 +731,7 @@ def records(request):
     )
 
 
-@role_required(*REPORT_PEOPLE)
+@permission_required("cashdesk.reports")
 def records_export(request):
     """Every record behind a report line: XLSX (a sheet per list, the default) or one
     list as CSV (``?format=csv&list=cash_ins|tips|slips|drops``)."""

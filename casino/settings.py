@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "rules",
     "feed",
     "floor",
     "axes",
@@ -193,6 +194,8 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
     "staff.backends.PinBackend",
+    # user.has_perm(act, obj) and the {% has_perm %} tag ask the acts of staff/permissions.py.
+    "rules.permissions.ObjectPermissionBackend",
 ]
 LOGIN_URL = "staff:login"
 LOGIN_REDIRECT_URL = "staff:home"
@@ -222,6 +225,9 @@ AUDIT_CHAIN_KEYS = {
     if kid.strip() and secret.strip()
 }
 AUDIT_CHAIN_KEYS[AUDIT_CHAIN_KEY_ID] = AUDIT_CHAIN_KEY
+# Links made before links carried a key id were made with the AUDIT_CHAIN_KEY of that time,
+# or (none set) a key derived from SECRET_KEY: set it here if one was set then.
+AUDIT_CHAIN_LEGACY_KEY = env("AUDIT_CHAIN_LEGACY_KEY")
 
 # Sign-in throttling (docs/operations.md, "Security"): wrong passwords and PINs are counted
 # per source, the client's address and the name typed together. The first few tries are

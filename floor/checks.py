@@ -18,6 +18,15 @@ def audit_chain_key(app_configs, **kwargs):
                 id="floor.E001",
             )
         )
+    for kid, old in settings.AUDIT_CHAIN_KEYS.items():
+        if kid != settings.AUDIT_CHAIN_KEY_ID and (len(old) < 32 or old == settings.SECRET_KEY):
+            found.append(
+                checks.Error(
+                    f"AUDIT_CHAIN_OLD_KEYS: the key with id {kid!r} is shorter than 32 "
+                    "characters or equal to SECRET_KEY.",
+                    id="floor.E003",
+                )
+            )
     if key and key == settings.SECRET_KEY:
         found.append(
             checks.Error(

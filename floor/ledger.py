@@ -49,10 +49,12 @@ from decimal import Decimal
 
 from django.apps import apps
 from django.conf import settings
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ImproperlyConfigured, ValidationError
 from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from floor.gaming import day_window
 
 GENESIS = "0" * 64
 REGISTRY = "registry"
@@ -67,15 +69,31 @@ def key_id() -> str:
     return settings.AUDIT_CHAIN_KEY_ID
 
 
+# The key id of links made before links carried one (a blank ``audit_key``): verified with
+# the key they were made with, ``settings.AUDIT_CHAIN_LEGACY_KEY`` — by default the one the
+# release before derived from ``SECRET_KEY`` — and their MAC's older form (no key id in it).
+LEGACY = ""
+
+
 def _secret(kid: str) -> bytes:
+    if kid == LEGACY:
+        return _legacy_secret()
     secret = settings.AUDIT_CHAIN_KEYS.get(kid)
     if not secret:
         raise UnknownKey(kid)
     return secret.encode()
 
 
+def _legacy_secret() -> bytes:
+    configured = getattr(settings, "AUDIT_CHAIN_LEGACY_KEY", "")
+    if configured:
+        return configured.encode()
+    return hashlib.sha256(b"casino.audit-chain:" + settings.SECRET_KEY.encode()).digest()
+
+
 def _mac(kid: str, *parts: str) -> str:
-    return hmac.new(_secret(kid), "\x1f".join((kid, *parts)).encode(), hashlib.sha256).hexdigest()
+    text = "\x1f".join(parts if kid == LEGACY else (kid, *parts))
+    return hmac.new(_secret(kid), text.encode(), hashlib.sha256).hexdigest()
 
 
 def _value(model_field: models.Field, value):
@@ -105,14 +123,16 @@ def _label(model) -> str:
     return model._meta.label_lower
 
 
-def record_hash(record) -> str:
+def record_hash(record, fields=None) -> str:
+    """The link's MAC: its place and its recorded values (``fields``: the model's
+    ``audit_fields``, given for a historical model in a migration)."""
     return _mac(
         record.audit_key,
         record.audit_chain,
         str(record.audit_seq),
         record.audit_prev,
         _label(type(record)),
-        content_of(record, record.audit_fields),
+        content_of(record, fields if fields is not None else record.audit_fields),
     )
 
 
@@ -129,7 +149,11 @@ def entry_hash(entry) -> str:
 
 
 def head_mac(head) -> str:
-    return _mac(head.key_id, "head", head.key, str(head.length), head.head)
+    """The head's MAC: its chain, length, last hash and gaming day (a head moved to another
+    day no longer matches; a head from before key ids has the older form, without it)."""
+    if head.key_id == LEGACY:
+        return _mac(LEGACY, "head", head.key, str(head.length), head.head)
+    return _mac(head.key_id, "head", head.key, str(head.length), head.head, str(head.gaming_day))
 
 
 class AuditChain(models.Model):
@@ -223,7 +247,7 @@ def _head_locked(key: str, day: dt.date) -> AuditChain:
     return head if head is not None else _head_make(key, day)
 
 
-def link_after(record, *, key: str, length: int, head: str) -> tuple[int, str, str]:
+def link_after(record, *, key: str, day: dt.date, length: int, head: str) -> tuple[int, str, str]:
     """Make ``record`` (not saved yet) the link after ``(length, head)`` of chain ``key`` —
     the same link :meth:`Chained.save` would make — when the caller read the chain's head
     itself and holds its other writers off (a table's round events: under the table's live
@@ -234,7 +258,8 @@ def link_after(record, *, key: str, length: int, head: str) -> tuple[int, str, s
     record.audit_chain, record.audit_seq, record.audit_prev = key, seq, head
     record.audit_key = key_id()
     record.audit_hash = record_hash(record)
-    return seq, record.audit_hash, _mac(key_id(), "head", key, str(seq), record.audit_hash)
+    moved = AuditChain(key=key, gaming_day=day, length=seq, head=record.audit_hash, key_id=key_id())
+    return seq, record.audit_hash, head_mac(moved)
 
 
 def chain_head_ensure(key: str, day: dt.date) -> tuple[int, int, str]:
@@ -262,13 +287,16 @@ class Chained(models.Model):
 
     audit_fields: tuple[str, ...] = ()
     audit_state_fields: tuple[str, ...] = ()
+    # The field that places a record in a gaming day (a date, or a moment in the day's
+    # window): what the day close looks at for rows outside any chain.
+    audit_day_field = "gaming_day"
 
     class Meta:
         abstract = True
 
     def save(self, *args, **kwargs):
         if not self._state.adding and self.audit_seq is not None:
-            if record_hash(self) != self.audit_hash:
+            if self._recorded_hash() != self.audit_hash:
                 raise ValidationError(
                     _("A recorded value cannot be changed: record a correction instead."),
                     code="recorded",
@@ -290,6 +318,24 @@ class Chained(models.Model):
 
     def audit_chain_of(self) -> tuple[str, dt.date]:
         raise NotImplementedError
+
+    def _recorded_hash(self) -> str:
+        try:
+            return record_hash(self)
+        except UnknownKey as unknown:  # a rotation rolled out to some workers only
+            raise ImproperlyConfigured(
+                f"This record's link was made with the chain key id {unknown} that this worker "
+                "does not hold: add it to AUDIT_CHAIN_OLD_KEYS on every worker before any "
+                "worker uses it (docs/operations.md, 'The tamper-evident record')."
+            ) from unknown
+
+    @classmethod
+    def audit_day_q(cls, day: dt.date) -> models.Q:
+        name = cls.audit_day_field
+        if isinstance(cls._meta.get_field(name), models.DateTimeField):
+            start, end = day_window(day)
+            return models.Q(**{f"{name}__gte": start, f"{name}__lt": end})
+        return models.Q(**{name: day})
 
     def _audit_state(self) -> None:
         key = self.audit_chain or self.audit_chain_of()[0]
@@ -350,14 +396,19 @@ class Verified:
 
 
 # Checks other apps register (``figure_check``): each takes the gaming day (or None for
-# all) and yields the breaks it finds in figures re-derived from chained records.
-_FIGURE_CHECKS: list[Callable[[dt.date | None], Iterable[Broken]]] = []
+# all) and yields the breaks it finds in figures re-derived from chained records; an
+# ``expensive`` one (a replay of every round) runs in ``audit_verify``, not in the day close.
+_FIGURE_CHECKS: list[tuple[Callable[[dt.date | None], Iterable[Broken]], bool]] = []
 
 
-def figure_check(check: Callable[[dt.date | None], Iterable[Broken]]):
-    """Register ``check`` (a decorator): run by every :func:`ledger_verify`."""
-    _FIGURE_CHECKS.append(check)
-    return check
+def figure_check(check=None, *, expensive: bool = False):
+    """Register ``check`` (a decorator, ``@figure_check`` or ``@figure_check(expensive=True)``)."""
+
+    def register(function):
+        _FIGURE_CHECKS.append((function, expensive))
+        return function
+
+    return register(check) if check is not None else register
 
 
 def chained_models() -> list[type[Chained]]:
@@ -396,10 +447,20 @@ def _chain_broken(head: AuditChain, models_: list) -> tuple[int, Broken | None]:
         return 0, Broken(head.key, head.length, "—", reason % {"id": str(unknown)})
 
 
+def _day_of_key(key: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(key.rpartition(":")[2])
+    except ValueError:
+        return None
+
+
 def _chain_walk(head: AuditChain, models_: list) -> tuple[int, Broken | None]:
     links = _links_of(head, models_)
     if not hmac.compare_digest(head.mac, head_mac(head)):
         return 0, Broken(head.key, head.length, "head", _("the chain's head was changed"))
+    named = _day_of_key(head.key)
+    if named is not None and named != head.gaming_day:
+        return 0, Broken(head.key, head.length, "head", _("the chain's gaming day was changed"))
     prev, last_state = GENESIS, {}
     for seq in range(1, max([head.length, *links]) + 1):
         found = links.get(seq, [])
@@ -435,15 +496,21 @@ def _chain_walk(head: AuditChain, models_: list) -> tuple[int, Broken | None]:
     return len(links), None
 
 
-def _outside_chains(models_: list, keys: set[str]) -> Iterable[Broken]:
-    """Rows of chained models that are no link of a chain, or of a chain without a head."""
+def _outside_chains(models_: list, keys: set[str], day: dt.date | None) -> Iterable[Broken]:
+    """Rows of chained models that are no link of a chain, or of a chain without a head (of
+    gaming day ``day`` only, when given: the day close; ``audit_verify`` looks at all)."""
     blank = models.Q(audit_chain="") | models.Q(audit_seq__isnull=True) | models.Q(audit_hash="")
+    of_day = models.Q(audit_chain__endswith=f":{day}") if day else models.Q()
     for model in models_:
-        for pk in model.objects.filter(blank).values_list("pk", flat=True)[:50]:
+        rows = model.objects.filter(blank)
+        if day is not None:
+            rows = rows.filter(model.audit_day_q(day))
+        for pk in rows.values_list("pk", flat=True)[:50]:
             reason = _("a record outside any chain (its chain fields are blank)")
             yield Broken("—", 0, f"{_label(model)} #{pk}", reason)
         named = set(
             model.objects.exclude(audit_chain="")
+            .filter(of_day)
             .order_by()
             .values_list("audit_chain", flat=True)
             .distinct()
@@ -451,15 +518,19 @@ def _outside_chains(models_: list, keys: set[str]) -> Iterable[Broken]:
         for key in sorted(named - keys):
             reason = _("the chain's head is missing (deleted or never made)")
             yield Broken(key, 0, _label(model), reason)
-    entry_chains = set(AuditEntry.objects.order_by().values_list("chain", flat=True).distinct())
+    of_day = models.Q(chain__endswith=f":{day}") if day else models.Q()
+    entry_chains = set(
+        AuditEntry.objects.filter(of_day).order_by().values_list("chain", flat=True).distinct()
+    )
     for key in sorted(entry_chains - keys):
         yield Broken(key, 0, _label(AuditEntry), _("the chain's head is missing"))
 
 
-def _registry_breaks(heads: dict[str, AuditChain]) -> Iterable[Broken]:
-    registered = dict(
-        AuditEntry.objects.filter(chain=REGISTRY).values_list("content", "seq").order_by("seq")
-    )
+def _registry_breaks(heads: dict[str, AuditChain], day: dt.date | None) -> Iterable[Broken]:
+    entries = AuditEntry.objects.filter(chain=REGISTRY)
+    if day is not None:
+        entries = entries.filter(content__endswith=f":{day}")
+    registered = dict(entries.values_list("content", "seq").order_by("seq"))
     for key, seq in sorted(registered.items()):
         if key not in heads:
             reason = _("a registered chain is gone (its head was deleted)")
@@ -505,32 +576,37 @@ def seal_breaks(day: dt.date, sealed_heads: str, kid: str, seal: str) -> list[Br
     return found
 
 
-def ledger_verify(*, day: dt.date | None = None) -> Verified:
-    """Walk every chain (of gaming day ``day`` only, when given) and the records around
-    them; return every break found (the first one of each chain)."""
+def ledger_verify(*, day: dt.date | None = None, thorough: bool = True) -> Verified:
+    """Walk every chain and the records around them — or, with ``day``, the chains of that
+    gaming day (by their head's day or their name: a head moved to another day is still
+    found) with its records and the registry; return every break found (the first one of
+    each chain). ``thorough=False`` (the day close) leaves out the expensive figure checks."""
     result = Verified()
     models_ = chained_models()
-    all_heads = {h.key: h for h in AuditChain.objects.all()}
-    walk = [h for h in all_heads.values() if day is None or h.gaming_day == day]
-    if day is not None and REGISTRY in all_heads:
-        walk.append(all_heads[REGISTRY])
-    for head in sorted(walk, key=lambda h: (h.gaming_day, h.key)):
+    heads = AuditChain.objects.all()
+    if day is not None:
+        heads = heads.filter(
+            models.Q(gaming_day=day) | models.Q(key__endswith=f":{day}") | models.Q(key=REGISTRY)
+        )
+    heads = {h.key: h for h in heads}
+    for head in sorted(heads.values(), key=lambda h: (h.gaming_day, h.key)):
         seen, broken = _chain_broken(head, models_)
         result.chains += 1
         result.links += seen
         if broken is not None:
             result.breaks.append(broken)
-    result.breaks.extend(_outside_chains(models_, set(all_heads)))
-    result.breaks.extend(_registry_breaks(all_heads))
-    for check in _FIGURE_CHECKS:
-        result.breaks.extend(check(day))
+    result.breaks.extend(_outside_chains(models_, set(heads), day))
+    result.breaks.extend(_registry_breaks(heads, day))
+    for check, expensive in _FIGURE_CHECKS:
+        if thorough or not expensive:
+            result.breaks.extend(check(day))
     return result
 
 
 def day_verify(day: dt.date) -> None:
     """Refuse (``ValidationError``, code ``audit_broken``) when the record of ``day`` — or
     any record outside a chain — is broken."""
-    broken = ledger_verify(day=day).broken
+    broken = ledger_verify(day=day, thorough=False).broken
     if broken is not None:
         raise ValidationError(
             _(
@@ -540,3 +616,76 @@ def day_verify(day: dt.date) -> None:
             % {"broken": broken},
             code="audit_broken",
         )
+
+
+# -- the upgrade: records and chains from before ---------------------------------------------
+
+
+class Adoption:
+    """Chain what a database upgraded to this release holds unchained — run by migrations,
+    with their historical models (``apps``): the heads made before the registry are entered
+    in it, and the rows of a model chained since (chip counts, round results) become links of
+    their chains, in the order they were written, with the key in use. They are
+    tamper-evident from the upgrade on, not before (docs/operations.md)."""
+
+    def __init__(self, apps):
+        self.chain = apps.get_model("floor", "AuditChain")
+        self.entry = apps.get_model("floor", "AuditEntry")
+        self.apps = apps
+
+    def register_heads(self) -> None:
+        registered = set(
+            self.entry.objects.filter(chain=REGISTRY).values_list("content", flat=True)
+        )
+        for head in self.chain.objects.exclude(key=REGISTRY).order_by("gaming_day", "key"):
+            if head.key not in registered:
+                registry = self._head(REGISTRY, head.gaming_day)
+                self._append(registry, "floor.auditchain", head.pk, head.key)
+
+    def rows(self, label: str, fields, state_fields, chain_of) -> None:
+        model = self.apps.get_model(label)
+        for row in model.objects.filter(audit_chain="").order_by("pk"):
+            key, day = chain_of(row)
+            head = self._head(key, day)
+            row.audit_chain, row.audit_seq = key, head.length + 1
+            row.audit_prev, row.audit_key = head.head, key_id()
+            row.audit_hash = record_hash(row, fields)
+            model.objects.filter(pk=row.pk).update(
+                audit_chain=row.audit_chain,
+                audit_seq=row.audit_seq,
+                audit_prev=row.audit_prev,
+                audit_key=row.audit_key,
+                audit_hash=row.audit_hash,
+            )
+            self._advance(head, row.audit_seq, row.audit_hash)
+            if state_fields:
+                self._append(head, _label(model), row.pk, content_of(row, state_fields))
+
+    def _head(self, key: str, day: dt.date):
+        head = self.chain.objects.filter(key=key).first()
+        if head is None:
+            head = self.chain(key=key, gaming_day=day, key_id=key_id())
+            head.mac = head_mac(head)
+            head.save()
+            if key != REGISTRY:
+                self._append(self._head(REGISTRY, day), "floor.auditchain", head.pk, key)
+        return head
+
+    def _append(self, head, model: str, object_id: int, content: str) -> None:
+        entry = self.entry(
+            chain=head.key,
+            seq=head.length + 1,
+            model=model,
+            object_id=object_id,
+            content=content,
+            prev=head.head,
+            key_id=key_id(),
+        )
+        entry.hash = entry_hash(entry)
+        entry.save()
+        self._advance(head, entry.seq, entry.hash)
+
+    def _advance(self, head, seq: int, digest: str) -> None:
+        head.length, head.head, head.key_id = seq, digest, key_id()
+        head.mac = head_mac(head)
+        head.save()

@@ -7,8 +7,7 @@ from django.utils.translation import gettext as _
 
 from game.configuration import house_edge, preset_edges, table_configure
 from game.forms import TableConfigForm
-from staff.access import role_required
-from staff.roles import Role
+from staff.access import permission_required
 from tables.models import Table
 from tables.selectors import table_history
 
@@ -26,7 +25,7 @@ def _context(table, form, rules) -> dict:
     }
 
 
-@role_required(Role.PIT_BOSS)
+@permission_required("game.table_configure")
 def table_config(request, table_id):
     """Configure a table (only while it is closed): limits, rule set, chip set, par float."""
     table = get_object_or_404(Table, pk=table_id)
@@ -57,7 +56,7 @@ def table_config(request, table_id):
     return render(request, "tables/config.html", _context(table, form, rules), status=status)
 
 
-@role_required(Role.PIT_BOSS)
+@permission_required("game.table_configure")
 def table_config_rules(request, table_id):
     """The rule fields and the house edge of the rules as chosen so far (htmx, on every
     change of the form): nothing is saved."""

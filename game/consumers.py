@@ -19,9 +19,8 @@ from feed.sequences import topic_seqs
 from floor.changes import table_id_of, table_topic
 from game import services
 from game.messages import error_text
-from game.publish import render_fragment, table_view
-from staff.roles import Role
-from staff.selectors import table_role_for
+from game.publish import live_fragment, render_fragment, table_view
+from staff.permissions import at, may
 from tables.models import Table
 from tables.selectors import floor_tables, inspector_tables
 from tables.services import reservation_expire_due
@@ -36,18 +35,21 @@ class TableConsumer(ScreenConsumer):
 
     def admit(self) -> bool:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        table = Table.objects.filter(pk=self.table_id).first()
-        self.role = None if table is None else table_role_for(user=self.user, table=table)
-        return self.role is not None
+        if not Table.objects.filter(pk=self.table_id).exists():
+            return False
+        place = at(self.user, self.table_id)
+        self.role = place.role
+        return may("game.follow_table", self.user, place)
 
     def topics(self) -> dict[str, str]:
-        return {table_topic(self.table_id): "live"}
+        # The fragment of this kind of screen: only the controls its role may use.
+        return {table_topic(self.table_id): live_fragment(self.role)}
 
     def full_state(self, topic: str) -> tuple[str, int] | None:
         view = table_view(self.table_id)
         if view is None:
             return None
-        return render_fragment(view, "live", self.language), view["seq"]
+        return render_fragment(view, live_fragment(self.role), self.language), view["seq"]
 
     def message_for(self, code, params, fallback) -> str:
         return error_text(code, params, fallback)
@@ -103,7 +105,7 @@ class InspectorConsumer(ScreenConsumer):
     screen = "inspector"
 
     def admit(self) -> bool:
-        return self.user.has_role(Role.INSPECTOR)
+        return may("game.inspector_home", self.user)
 
     def table_ids(self) -> list[int]:
         return list(inspector_tables(user=self.user).values_list("pk", flat=True))
@@ -135,7 +137,7 @@ class PitConsumer(InspectorConsumer):
     topics_may_change = True
 
     def admit(self) -> bool:
-        return self.user.has_role(Role.PIT_BOSS) or self.user.has_role(Role.DUTY_ADMINISTRATOR)
+        return may("game.pit_overview", self.user)
 
     def table_ids(self) -> list[int]:
         return list(floor_tables().values_list("pk", flat=True))

@@ -143,6 +143,7 @@ class RoundEvent(Chained):
     version = models.PositiveBigIntegerField(_("resulting version"))
 
     audit_fields = ("round", "seq", "type", "payload", "actor", "created_at", "version")
+    audit_day_field = "created_at"
 
     def audit_chain_of(self):
         return round_chain_of(self.round.table_id, self.created_at)

@@ -6,11 +6,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from game.players import CARD_MAX_LENGTH, player_by_card, player_page, players_today
-from staff.access import role_required
-from staff.roles import Role
+from staff.access import permission_required
 
 
-@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@permission_required("game.players")
 def players(request):
     """The players rated this gaming day, and a search by player card (an unknown card is
     said on the screen, nothing else happens)."""
@@ -30,7 +29,7 @@ def players(request):
     )
 
 
-@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@permission_required("game.players")
 def player(request, card):
     """A player's page: today, this month and per table, and today's sessions."""
     found = player_by_card(card)

@@ -12,6 +12,8 @@ topic's sequence, so a lost one heals with the next one or the screen's ``sync``
 
 from __future__ import annotations
 
+import functools
+
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
@@ -20,14 +22,45 @@ from floor.changes import table_id_of, table_topic
 from game.models import LiveTable
 from game.presenters import screen_view
 from game.selectors import snapshot_of, table_snapshot
+from staff.permissions import At, acts_at
+from staff.roles import Role, TableRole
 
-TEMPLATES = {"live": "game/live.html#live", "tile": "game/live.html#tile"}
+# The table's screens: one fragment per kind of screen, each rendering only the controls its
+# role may use (staff.permissions): a control is not sent to a screen that may not use it.
+# "live" is the dealing croupier's tablet.
+LIVE_FRAGMENTS = {
+    TableRole.DEALING_CROUPIER: "live",
+    TableRole.OBSERVING_CROUPIER: "live-observer",
+    TableRole.INSPECTOR: "live-inspector",
+    Role.DUTY_ADMINISTRATOR: "live-duty",
+    Role.PIT_BOSS: "live-pitboss",
+}
+SCREEN_ROLES = {fragment: role for role, fragment in LIVE_FRAGMENTS.items()}
+TEMPLATES = {
+    **dict.fromkeys(SCREEN_ROLES, "game/live.html#live"),
+    "tile": "game/live.html#tile",
+}
 
-__all__ = ["render_fragment", "table_message", "table_topic", "table_view"]
+__all__ = ["live_fragment", "render_fragment", "table_message", "table_topic", "table_view"]
+
+
+def live_fragment(role: str) -> str:
+    """The table fragment a screen of ``role`` shows."""
+    return LIVE_FRAGMENTS[role]
+
+
+@functools.cache
+def _controls(role: str) -> dict[str, bool]:
+    """The table acts a screen of ``role`` renders controls for (a table act asks the role
+    alone, so once per role and process)."""
+    return acts_at(None, At(None, role))
 
 
 def render_fragment(view: dict, fragment: str, language: str) -> str:
     metrics.RENDERS.labels(fragment).inc()
+    role = SCREEN_ROLES.get(fragment)
+    if role is not None:
+        view = {**view, "may": _controls(role)}
     with translation.override(language):
         return render_to_string(TEMPLATES[fragment], view)
 

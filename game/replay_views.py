@@ -13,7 +13,7 @@ from floor.parsing import whole_number
 from game import selectors
 from game.models import Round
 from game.replay import replay_steps, step_view
-from staff.access import role_required
+from staff.access import permission_required
 from staff.roles import Role
 from tables.models import Table
 from tables.selectors import inspector_tables
@@ -67,7 +67,7 @@ class RoundSearchForm(forms.Form):
         self.fields["table"].queryset = tables
 
 
-@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@permission_required("game.replay")
 def replay_search(request):
     """Rounds by table, time, amount, box and alert, newest first, a page at a time."""
     tables = replay_tables(request.user)
@@ -102,7 +102,7 @@ def replay_search(request):
     )
 
 
-@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@permission_required("game.replay")
 def replay(request, round_id: int):
     """One round from its event log: each step (who, what, when) and the table after it."""
     round_row = get_object_or_404(Round.objects.select_related("table", "shoe"), pk=round_id)

@@ -53,7 +53,7 @@ from game.models import Command, ErrorFlag, LiveTable, Round, RoundEvent, Shoe, 
 from game.presenters import card_name, shoe_before_opening
 from game.writes import Writes
 from staff import seats
-from staff.roles import Role, TableRole
+from staff.permissions import At, may
 from staff.selectors import table_role_subquery
 from staff.services import replacement_hand_over_due
 from tables import chips
@@ -66,17 +66,20 @@ log = logging.getLogger(__name__)
 # Commands that change the round or the shoe: they carry the round version the screen
 # showed, are refused ``stale`` when it moved on, and move it.
 ROUND_COMMANDS = live.COMMANDS | {"open-round", "shuffle", "deal-next"}
-# Rated play (game.players): either croupier of the table seats a player and sees him leave.
-PLAYER_COMMANDS = frozenset({"player-in", "player-out"})
-DEALER_COMMANDS = (ROUND_COMMANDS - {"void"}) | {"flag-seen"} | PLAYER_COMMANDS
-ROLE_COMMANDS = {
-    TableRole.DEALING_CROUPIER: DEALER_COMMANDS,
-    TableRole.OBSERVING_CROUPIER: frozenset({"flag", "reserve", "release"}) | PLAYER_COMMANDS,
-    TableRole.INSPECTOR: frozenset({"void", "flag-seen", "renew-reservation"}),
-    Role.DUTY_ADMINISTRATOR: frozenset(),
-    Role.PIT_BOSS: frozenset(),
+# Each command is one act of staff.permissions: who may send it is declared there, once.
+COMMAND_ACTS = {
+    **dict.fromkeys(ROUND_COMMANDS - {"void"}, "game.deal"),
+    "void": "game.void",
+    "flag": "game.flag",
+    "flag-seen": "game.flag_seen",
+    "reserve": "game.reserve",
+    "release": "game.reserve",
+    "renew-reservation": "game.renew_reservation",
+    # Rated play (game.players): either croupier of the table seats a player and sees him leave.
+    "player-in": "game.seat_player",
+    "player-out": "game.seat_player",
 }
-ALL_COMMANDS = frozenset().union(*ROLE_COMMANDS.values())
+ALL_COMMANDS = frozenset(COMMAND_ACTS)
 MAX_FIELD_LENGTH = 500
 
 
@@ -212,7 +215,9 @@ class _Context:
             # The table's first command of the day also makes the chain its round results
             # will be links of (once a day: the round's close then only moves its head).
             chain_head_ensure(RoundResult.chain_key(self.table.pk, day), day)
-        length, head, mac = link_after(event, key=key, length=row.chain_length, head=row.chain_head)
+        length, head, mac = link_after(
+            event, key=key, day=day, length=row.chain_length, head=row.chain_head
+        )
         row.chain_length, row.chain_head = length, head
         self.writes.insert(event)
         self.writes.update(
@@ -299,7 +304,7 @@ def _submit(table_id: int, actor, command: _Command) -> Outcome:
         # at this table allows the action now (a person who lost the role, or someone
         # replaying another's id, learns nothing from it).
         role = live_row.actor_role
-        if role is None or command.action not in ROLE_COMMANDS.get(role, ()):
+        if not may(COMMAND_ACTS[command.action], actor, At(table_id, role)):
             raise Refused("not_your_action")
         ctx = _Context(
             table=live_row.table,

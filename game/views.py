@@ -3,8 +3,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from game.presenters import RANKS, SUIT_SYMBOLS
-from game.publish import render_fragment, table_view
-from staff.access import role_required
+from game.publish import live_fragment, render_fragment, table_view
+from staff.access import permission_required
+from staff.permissions import At, acts_at
 from staff.roles import Role, TableRole
 from staff.selectors import current_table_for
 from tables.access import table_required
@@ -18,7 +19,7 @@ def _to_table_screen(request, role: str, url_name: str, heading: str):
     return redirect(url_name, table_id=table.pk)
 
 
-@role_required(Role.DEALING_CROUPIER)
+@permission_required("game.dealer_home")
 def dealer_home(request):
     """The dealing croupier lands on the tablet of the table they are assigned to."""
     return _to_table_screen(
@@ -26,14 +27,14 @@ def dealer_home(request):
     )
 
 
-@role_required(Role.OBSERVING_CROUPIER)
+@permission_required("game.observer_home")
 def observer_home(request):
     return _to_table_screen(
         request, TableRole.OBSERVING_CROUPIER, "game:observer", _("Observing croupier")
     )
 
 
-@role_required(Role.INSPECTOR)
+@permission_required("game.inspector_home")
 def inspector_home(request):
     """One live tile per table this inspector oversees."""
     language = request.LANGUAGE_CODE
@@ -44,7 +45,7 @@ def inspector_home(request):
     return render(request, "game/inspector_home.html", {"tiles": tiles})
 
 
-@role_required(Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+@permission_required("game.pit_overview")
 def pit_overview(request):
     """Every table of the floor as a live tile: its dealer, round, result and open alerts."""
     language = request.LANGUAGE_CODE
@@ -52,20 +53,21 @@ def pit_overview(request):
     return render(request, "game/pit_overview.html", {"tiles": tiles})
 
 
-def _live_context(request, table, **extra) -> dict:
+def _live_context(request, table, role, **extra) -> dict:
     view = table_view(table.pk)
     return {
         "table": table,
         "view": view,
-        "live_html": render_fragment(view, "live", request.LANGUAGE_CODE),
+        "live_html": render_fragment(view, live_fragment(role), request.LANGUAGE_CODE),
+        "may": acts_at(request.user, At(table.pk, role)),
         **extra,
     }
 
 
-@table_required(TableRole.DEALING_CROUPIER)
+@table_required("game.deal")
 def dealer(request, table, table_role):
     """The dealing croupier's tablet (with the card pad on a manual table)."""
-    context = _live_context(request, table)
+    context = _live_context(request, table, table_role)
     if not context["view"]["simulated"]:
         context["card_pad"] = {
             "suits": context["view"]["suits"],
@@ -83,14 +85,12 @@ SCREEN_ROLES = {
 }
 
 
-@table_required(
-    TableRole.OBSERVING_CROUPIER, TableRole.INSPECTOR, Role.DUTY_ADMINISTRATOR, Role.PIT_BOSS
-)
+@table_required("game.watch_table")
 def observer(request, table, table_role):
     """The live table, read-only, with the watcher's own actions (flag, void)."""
     screen_role, title = SCREEN_ROLES[table_role]
     return render(
         request,
         "game/observer.html",
-        _live_context(request, table, screen_role=screen_role, screen_title=title),
+        _live_context(request, table, table_role, screen_role=screen_role, screen_title=title),
     )

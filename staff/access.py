@@ -1,8 +1,8 @@
-"""Access control for views: role checks and table-assignment checks.
+"""Access control for views: the acts of ``staff.permissions``, asked before the view runs.
 
-Anonymous people are sent to sign in; signed-in people without the right get a 403.
-The check of a person's role at one table is ``tables.access.table_required``; WebSocket
-consumers use :func:`staff.selectors.table_role_for` directly.
+Anonymous people are sent to sign in; signed-in people who may not do the act get a 403.
+A table's pages ask a table act with the person's role at that table
+(``tables.access.table_required``); sockets ask in their ``admit``.
 """
 
 from functools import wraps
@@ -10,9 +10,11 @@ from functools import wraps
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 
+from staff.permissions import may
 
-def role_required(*roles: str):
-    """Allow the view to people holding any of ``roles``."""
+
+def permission_required(act: str):
+    """Allow the view to people who may do the floor act ``act``."""
 
     def decorator(view):
         @wraps(view)
@@ -20,11 +22,11 @@ def role_required(*roles: str):
             user = request.user
             if not user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            if not any(user.has_role(role) for role in roles):
+            if not may(act, user):
                 raise PermissionDenied
             return view(request, *args, **kwargs)
 
-        wrapper.allowed_roles = roles
+        wrapper.act = act
         return wrapper
 
     return decorator

@@ -19,6 +19,7 @@ from floor.changes import access_changed, table_changed
 from floor.errors import Refused
 from floor.models import Alert, TableFeed
 from staff.models import ReplacementRequest, RotationPlan, TableAssignment, User
+from staff.permissions import at, may
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
 from staff.seats import seat_refusal
 from staff.selectors import table_staff
@@ -296,12 +297,7 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
     reason = (reason or "").strip()
     if role not in CROUPIER_ROLES:
         raise Refused("bad_role", _("Only a croupier can be replaced this way."))
-    if (
-        not requested_by.has_role(Role.INSPECTOR)
-        or not TableAssignment.objects.filter(
-            table=table, user=requested_by, role=TableRole.INSPECTOR, ends_at__isnull=True
-        ).exists()
-    ):
+    if not may("staff.replacement_request", requested_by, at(requested_by, table)):
         raise Refused(
             "not_inspector", _("Only the inspector of this table can request a replacement.")
         )
@@ -334,7 +330,7 @@ def replacement_request(*, table, role: str, reason: str, requested_by: User):
 
 
 def _decided(request_id: int, decided_by: User):
-    if not decided_by.has_role(Role.DUTY_ADMINISTRATOR):
+    if not may("staff.replacement_decide", decided_by):
         raise Refused("not_duty", _("Only the duty administrator decides a replacement."))
     # No select_related: PostgreSQL refuses FOR UPDATE on the nullable side of an outer join.
     request = ReplacementRequest.objects.select_for_update().get(pk=request_id)

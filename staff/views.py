@@ -13,8 +13,9 @@ from django.views.decorators.http import require_POST
 from floor.paging import page_of
 from floor.parsing import record_id
 from staff import selectors, services
-from staff.access import role_required
+from staff.access import permission_required
 from staff.models import ReplacementRequest, User
+from staff.permissions import at, may
 from staff.roles import HOME_ORDER, Role, TableRole
 from staff.throttle import sign_in_name, throttled_message, wait_notice
 
@@ -139,7 +140,7 @@ ROLE_HOME_URLS = {
 }
 
 
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("staff.lockouts")
 def lockouts_view(request):
     """Locked PINs and sign-in sources that wait or are stopped; the duty administrator
     unlocks a PIN or lifts a source."""
@@ -153,7 +154,7 @@ def lockouts_view(request):
     )
 
 
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("staff.lockouts")
 @require_POST
 def unlock_view(request, user_id: int):
     person = get_object_or_404(User, pk=user_id)
@@ -162,7 +163,7 @@ def unlock_view(request, user_id: int):
     return redirect("staff:lockouts")
 
 
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("staff.lockouts")
 @require_POST
 def source_lift_view(request, attempt_id: int):
     services.sign_in_source_lift(attempt_id=attempt_id, lifted_by=request.user)
@@ -189,15 +190,16 @@ def _error_text(error) -> str:
     return " ".join(error.messages)
 
 
-@role_required(Role.INSPECTOR)
 def replacement_request_view(request, table_id: int):
     """The inspector asks the duty administrator to replace a croupier of this table (only
     a current inspector of it: the table comes with their assignment)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not may("staff.replacement_request", request.user, at(request.user, table_id)):
+        raise PermissionDenied
     assignment = selectors.current_assignment(
         user=request.user, table_id=table_id, role=TableRole.INSPECTOR
     )
-    if assignment is None:
-        raise PermissionDenied
     table = assignment.table
     error = ""
     status = 200
@@ -229,7 +231,7 @@ def replacement_request_view(request, table_id: int):
     )
 
 
-@role_required(Role.DUTY_ADMINISTRATOR, Role.INSPECTOR)
+@permission_required("staff.replacements")
 def replacements_view(request):
     """Every replacement request and its decision: the duty administrator sees all, an
     inspector those of the tables they oversee now."""
@@ -244,7 +246,7 @@ def replacements_view(request):
 
 
 @require_POST
-@role_required(Role.DUTY_ADMINISTRATOR)
+@permission_required("staff.replacement_decide")
 def replacement_decide_view(request):
     """Approve (naming the replacement) or reject (with a note) one request."""
     request_id = record_id(request.POST.get("request", ""))

@@ -237,6 +237,7 @@ class ChipCount(Chained):
         "corrected_at",
     )
     audit_state_fields = ("confirmed_by", "confirmed_at")
+    audit_day_field = "counted_at"
 
     def audit_chain_of(self):
         day = gaming_day_of(self.corrected_at or self.counted_at)

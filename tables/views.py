@@ -16,7 +16,7 @@ from floor.parsing import record_id, whole_number
 from staff import seats
 from staff import selectors as staff_selectors
 from staff import services as staff_services
-from staff.access import role_required
+from staff.access import permission_required
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
 from tables import services
@@ -34,7 +34,7 @@ from tables.selectors import (
 )
 
 
-@role_required(Role.PIT_BOSS)
+@permission_required("tables.pit")
 def pit_home(request):
     """The pit boss's home: every table of the floor, its status and its screens."""
     return render(request, "tables/pit_home.html", {"tables": floor_tables()})
@@ -54,7 +54,7 @@ def _step_data(request, table) -> dict:
     }
 
 
-@role_required(Role.PIT_BOSS)
+@permission_required("tables.pit")
 def table_detail(request, table_id):
     """A table's lifecycle: the opening or closing checklist under way, its signatures, and
     the history of changes, chip counts and reservations."""
@@ -166,7 +166,7 @@ def _act(request, table, op) -> None:
 # -- alerts ---------------------------------------------------------------------------------
 
 
-@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@permission_required("tables.alerts")
 def alerts(request):
     """The alert history: filter by table, kind, open; the inspector sees their tables'."""
 
@@ -230,7 +230,7 @@ def _mark_acknowledgers(rows, user) -> None:
         )
 
 
-@role_required(Role.INSPECTOR, Role.DUTY_ADMINISTRATOR)
+@permission_required("tables.alerts")
 def alert_acknowledge(request):
     """POST ``alert`` and ``note``: the inspector acknowledges an alert of their table (the
     duty administrator a critical one)."""
@@ -275,7 +275,7 @@ def alert_acknowledge(request):
 # -- staff assignment and rotation ----------------------------------------------------------
 
 
-@role_required(Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
+@permission_required("tables.staff_tables")
 def staff_board(request):
     """Who works at which table in which role and since when; assign, release, plan the
     rotation (a break every N minutes, who relieves whom) and relieve — without /admin/."""

@@ -88,7 +88,9 @@ def box_part(context, box: dict) -> str:
     table = context.get("table")
     reserved = box["number"] in (context.get("reserved") or ())
     limits = (str(getattr(table, "min_bet", "")), str(getattr(table, "max_bet", "")))
-    key = (get_language(), context.get("phase"), reserved, limits, repr(box))
+    may = context.get("may") or {}
+    dealing = bool(may.get("deal"))  # the dealer's controls on the box (staff.permissions)
+    key = (get_language(), context.get("phase"), reserved, limits, dealing, repr(box))
     with _boxes_lock:
         html = _boxes.get(key)
         if html is not None:
@@ -101,6 +103,7 @@ def box_part(context, box: dict) -> str:
                 "phase": context.get("phase"),
                 "reserved": context.get("reserved") or (),
                 "table": table,
+                "may": {"deal": dealing},
             }
         )
     )

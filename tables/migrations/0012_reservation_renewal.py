@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0010_ledger_keys_and_chained_figures'),
+        ('tables', '0011_chain_existing_chip_counts'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cashdesk', '0012_ledger_keys_and_chained_figures'),
+        ('cashdesk', '0013_chain_existing_round_results'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
