@@ -145,6 +145,7 @@ class CashInChipsGiven(Chained):
     given_at = models.DateTimeField(_("chips given at"))
 
     audit_fields = ("cash_in", "given_by", "given_at")
+    audit_day_field = "given_at"
 
     class Meta:
         verbose_name = _("chips given for a cash-in")
