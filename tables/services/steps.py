@@ -148,8 +148,8 @@ def _cards(step: Step) -> dict:
 
 
 def _cut(step: Step) -> dict:
-    """Where the pack was cut: the cards above the cut, about (docs/sources.md#opening-
-    procedure: the position is recorded)."""
+    """Where the pack was cut: the cards above the cut, about — the position is recorded
+    (docs/sources.md#opening-procedure)."""
     size = step.table.decks * 52
     above = whole_number(step.data.get("cut_at"), low=1, high=size - 1)
     if above is None:
