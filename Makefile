@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-dev lint format messages clean
+.PHONY: run test install install-dev lint format messages screenshots clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,5 +51,15 @@ messages: $(VENV)/.installed-dev
 	DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 	$(PY) scripts/catalogues.py todo
 
+# The contact sheet: sign in as each role and walk every screen at 1280x800 and 800x1280 in
+# Russian and English (the browser tests that look at every screen, the worst round included),
+# writing the PNGs and an index page to build/screenshots/ (ignored). Open its index.html.
+screenshots: $(VENV)/.installed-dev
+	rm -rf build/screenshots
+	SCREENSHOTS_DIR=$(CURDIR)/build/screenshots $(PY) -m pytest -q -p no:cacheprovider \
+		tests/browser/test_every_screen.py tests/browser/test_worst_round.py \
+		tests/browser/test_screens_second_pass.py tests/browser/test_tablet_screen.py
+	$(PY) scripts/contact_sheet.py build/screenshots
+
 clean:
-	rm -rf $(VENV) .pytest_cache staticfiles .test-db.sqlite3 test-artifacts
+	rm -rf $(VENV) .pytest_cache staticfiles .test-db.sqlite3 test-artifacts build

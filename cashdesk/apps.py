@@ -7,7 +7,10 @@ class CashdeskConfig(AppConfig):
     verbose_name = _("Cash desk")
 
     def ready(self):
-        from cashdesk import ledger  # noqa: F401  (audit_verify's seal check)
+        from cashdesk import (
+            ledger,  # noqa: F401  (audit_verify's seal check)
+            receivers,  # noqa: F401  ("round closed": the round's result)
+        )
         from cashdesk.selectors import alert_authors_register
 
         alert_authors_register()

@@ -61,4 +61,7 @@ def hold_chart(lines: list) -> dict:
         "value_axis": _("Hold, %"),
         "horizontal": True,
         "series": [_series(_("Hold, %"), [line.hold for line in lines], percent=True)],
+        # No table with a hold (no counted drop, or no line): said in words, not an empty frame.
+        "empty": all(line.hold is None for line in lines),
+        "empty_text": _("No hold to show: no table has a counted drop in this period."),
     }

@@ -46,8 +46,8 @@ WIN_COLUMNS = [
 ]
 PLAY_COLUMNS = [
     Column("rounds", _("Rounds"), "count"),
-    Column("hands", _("Hands"), "count"),
-    Column("hands_per_hour", _("Hands per hour"), "ratio"),
+    Column("hands", _("Boxes played"), "count"),  # settled boxes (a split box once)
+    Column("hands_per_hour", _("Boxes per hour"), "ratio"),
     Column("average_bet", _("Average bet"), "money"),
     Column("theoretical", _("Theoretical win"), "money"),
     Column("tips", _("Tips"), "money"),

@@ -12,7 +12,7 @@
 
 import csv
 import io
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -35,9 +35,13 @@ def _russian() -> bool:
     return (get_language() or "").startswith("ru")
 
 
-def _csv_number(value) -> str:
+def _csv_number(value, places: int | None = None) -> str:
+    """A figure as a CSV cell: no thousands separator, the person's decimal mark and, for a
+    report column, its own decimals (``0,00`` for money, ``0`` for a count: never both)."""
     if value is None:
         return ""
+    if places is not None:
+        value = Decimal(str(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
     text = str(value)
     return text.replace(".", ",") if _russian() else text
 
@@ -64,7 +68,9 @@ def report_csv(report: dict) -> bytes:
     return _csv(
         _header(),
         (
-            [safe_text(label)] + [_csv_number(row[c.key]) for c in FIGURES] + [safe_text(pending)]
+            [safe_text(label)]
+            + [_csv_number(row[c.key], c.places) for c in FIGURES]
+            + [safe_text(pending)]
             for label, row, pending in _report_rows(report)
         ),
     )

@@ -9,6 +9,7 @@ is two more signatures with a reason, a corrected drop is a new record pointing 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_fsm import RETURN_VALUE, FSMField, transition
 
 from cashdesk.gaming import gaming_day_of
 from floor.ledger import Chained
@@ -43,7 +44,8 @@ class CashIn(Chained):
     destination = models.CharField(
         _("destination"), max_length=16, choices=Destination.choices, default=Destination.CASH_BOX
     )
-    status = models.CharField(
+    # awaiting the recount → confirmed or mismatch: ``recounted`` below, once.
+    status = FSMField(
         _("status"), max_length=20, choices=Status.choices, default=Status.AWAITING_RECOUNT
     )
     entered_by = models.ForeignKey(
@@ -97,6 +99,24 @@ class CashIn(Chained):
 
     def __str__(self) -> str:
         return f"{self.table} {self.amount} {self.entered_at:%H:%M}"
+
+    # -- the lifecycle (django-fsm-2): a cash-in is recounted once, by another person.
+
+    def recount_by_another(self) -> bool:
+        """Guard of ``recounted``: the recount is entered, and not by who entered the cash."""
+        return self.recounted_by_id is not None and self.recounted_by_id != self.entered_by_id
+
+    @transition(
+        field=status,
+        source=Status.AWAITING_RECOUNT,
+        target=RETURN_VALUE(Status.CONFIRMED, Status.MISMATCH),
+        conditions=[recount_by_another],
+    )
+    def recounted(self) -> str:
+        """The blind recount is in: confirmed when it matches the dealer's figure (notes and
+        amount), a mismatch otherwise."""
+        match = self.recount_amount == self.amount and self.recount_notes == self.notes
+        return self.Status.CONFIRMED if match else self.Status.MISMATCH
 
 
 class CashInRegistration(Chained):
@@ -463,7 +483,8 @@ class DropCount(Chained):
 
 
 class RoundResult(Chained):
-    """A closed round's recorded result, written once by the live table's write path in the
+    """A closed round's recorded result, written once by the cash desk when the live table
+    says the round closed (``floor.signals.round_closed``, ``cashdesk.receivers``), in the
     transaction that closes the round (``cashdesk.services.round_result_record``), a link of
     the table's result chain of its gaming day: the figures the reports print, so
     ``audit_verify`` also compares the round's own totals with them (game/ledger.py).
@@ -582,7 +603,7 @@ class Resolution(Chained):
 class GamingDayClose(Chained):
     """A gaming day closed by the duty administrator: only a past or the current day, with
     every table closed, a counted drop for every table that played, no open exception and
-    no open critical alert (``cashdesk.services.gaming_day_close``) — or, with what is still
+    no open critical alert (``cashdesk.days.gaming_day_close``) — or, with what is still
     open, under a **waiver** signed by two people (the duty administrator and a pit boss or
     another duty administrator, each with his password) and a reason: ``waived`` keeps what
     was open, and the closed day's report shows it.

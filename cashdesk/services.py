@@ -5,15 +5,12 @@ import datetime as dt
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
-from django.utils.translation import ngettext
 
-from cashdesk.gaming import CENT, counts, day_window, gaming_day_of, money, shift_of
+from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
     CashInChipsGiven,
@@ -24,29 +21,21 @@ from cashdesk.models import (
     Resolution,
     RoundResult,
     Slip,
-    SlipCounter,
     Submission,
     Tip,
 )
 from cashdesk.selectors import (
     corrected_cash_ins,
-    day_close_objections,
-    exception_of,
-    figure_authors,
 )
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
 from floor.forms import player_card_value
-from floor.ledger import day_seal, day_verify
 from floor.models import Alert
 from floor.parsing import box_number
 from staff.permissions import at, may
-from staff.roles import Role
 from tables.formats import money as money_text
 from tables.models import Table
-from tables.services import signer_authenticate
-from tables.services.signatures import second_signer
 
 
 def _require_table_act(act: str, actor, table: Table) -> str:
@@ -262,8 +251,7 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
         row.recount_amount = amount
         row.recounted_by = actor
         row.recounted_at = timezone.now()
-        match = amount == row.amount and note_counts == row.notes
-        row.status = CashIn.Status.CONFIRMED if match else CashIn.Status.MISMATCH
+        match = row.recounted() == CashIn.Status.CONFIRMED
         _save(row)
         if not match:
             alert_raise(
@@ -403,117 +391,6 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
     return tip
 
 
-def slip_request(*, table: Table, actor, kind: str, counts_by_denomination: dict) -> Slip:
-    """The inspector asks for a fill or a credit: the slip gets the next number of the
-    gaming day for its kind."""
-    _require_table_act("cashdesk.slip_request", actor, table)
-    if kind not in Slip.Kind.values:
-        raise Refused("bad_kind", _("Choose fill or credit."))
-    chip_counts, total = counts(counts_by_denomination, table.chip_denominations, what=_("chips"))
-    _bounded(total)
-    now = timezone.now()
-    with transaction.atomic():
-        _lock_table(table.pk)
-        day, _shift = _record_day(now)
-        SlipCounter.objects.get_or_create(gaming_day=day, kind=kind)
-        counter = SlipCounter.objects.select_for_update().get(gaming_day=day, kind=kind)
-        counter.last += 1
-        counter.save(update_fields=["last"])
-        slip = Slip(
-            kind=kind,
-            gaming_day=day,
-            number=counter.last,
-            table=table,
-            counts=chip_counts,
-            total=total,
-            requested_by=actor,
-            requested_at=now,
-        )
-        _save(slip)
-        if total >= settings.SLIP_ALERT_AMOUNT:
-            alert_raise(
-                table_id=table.pk,
-                kind="slip_large",
-                params={
-                    "slip": slip.label,
-                    "amount": str(total),
-                    "threshold": settings.SLIP_ALERT_AMOUNT,
-                },
-                raised_by=actor,
-            )
-        duty_changed()
-    return slip
-
-
-def _locked(slip: Slip) -> Slip:
-    _lock_table(slip.table_id)  # a void (an exception) cannot race the day close
-    row = Slip.objects.select_for_update(of=("self",)).select_related("table").get(pk=slip.pk)
-    _require_day_open(row.gaming_day)
-    return row
-
-
-def _signers(slip: Slip) -> set:
-    ids = {slip.requested_by_id, slip.issued_by_id, slip.received_by_id}
-    return {i for i in ids if i}
-
-
-def slip_issue(*, slip: Slip, actor) -> Slip:
-    """The duty administrator's signature: the chips are issued (fill) or taken (credit)."""
-    _require_act("cashdesk.duty_desk", actor)
-    return _slip_sign(slip, actor, "issued")
-
-
-def slip_receive(*, slip: Slip, actor) -> Slip:
-    """A croupier of the table signs that the chips arrived (fill) or left (credit)."""
-    _require_table_act("cashdesk.slip_receive", actor, slip.table)
-    return _slip_sign(slip, actor, "received")
-
-
-def _slip_sign(slip: Slip, actor, step: str) -> Slip:
-    """A slip's ``issued`` or ``received`` signature (the caller checked the role): once per
-    step, in order (received after issued), never on a voided slip, never a second
-    signature of one person."""
-    with transaction.atomic():
-        row = _locked(slip)
-        if row.voided_at or getattr(row, f"{step}_at"):
-            raise Refused("signed", _("This slip is already signed at this step."))
-        if step == "received" and not row.issued_at:
-            raise Refused("not_issued", _("The slip is not issued yet."))
-        if actor.pk in _signers(row):
-            raise Refused("same_person", _("One person cannot sign a slip twice."))
-        setattr(row, f"{step}_by", actor)
-        setattr(row, f"{step}_at", timezone.now())
-        _save(row)
-        duty_changed()
-    return row
-
-
-def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
-    """Void a slip: the first signature gives the reason, a second person confirms. The
-    slip itself is never changed otherwise and keeps its number."""
-    with transaction.atomic():
-        row = _locked(slip)
-        if not may("cashdesk.slip_void", actor, at(actor, row.table)):
-            raise Refused("forbidden", _("You are not allowed to do this."))
-        now = timezone.now()
-        if row.void_confirmed_at:
-            raise Refused("signed", _("This slip is already voided."))
-        if row.voided_at is None:
-            if not (reason or "").strip():
-                raise Refused("no_reason", _("Give the reason for the void."))
-            row.void_reason = reason.strip()
-            row.voided_by = actor
-            row.voided_at = now
-        else:
-            if actor.pk == row.voided_by_id:
-                raise Refused("same_person", _("One person cannot sign a slip twice."))
-            row.void_confirmed_by = actor
-            row.void_confirmed_at = now
-        _save(row)
-        duty_changed()
-    return row
-
-
 def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = "") -> DropCount:
     """The counted drop of a table for a gaming day. A second entry is a correction: it
     needs a note, points at the latest entry (a correction still pending is superseded:
@@ -548,331 +425,6 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     return drop
 
 
-WAITING_REFUSALS = {
-    "confirmation": _lazy("the correction awaits a second person's confirmation"),
-    "recount": _lazy("the observing croupier's blind recount is not done"),
-    "inspector": _lazy("the inspector has not confirmed the cash-in at the pit cash desk"),
-    "signatures": _lazy("the slip is not signed by all three"),
-    "void": _lazy("the void awaits its second signature"),
-}
-
-
-def _resolvable(kind: str, object_id: int, seen: str | None) -> dict:
-    """The open exception of the record, in the state the person saw (``seen``, its hash),
-    and not waiting for what would finish it; else a refusal."""
-    exception = exception_of(kind=kind, object_id=object_id)
-    if exception is None:
-        if Resolution.objects.filter(kind=kind, object_id=object_id).exists():
-            raise Refused("signed", _("This exception is already resolved."))
-        raise Refused(
-            "no_exception", _("This record is not an open exception: nothing to resolve.")
-        )
-    if exception["waiting"]:
-        raise Refused(
-            "waiting",
-            _("This record is not finished: %(what)s. It cannot be resolved before that.")
-            % {"what": WAITING_REFUSALS[exception["waiting"]]},
-        )
-    if seen is not None and seen != exception["state_hash"]:
-        raise Refused(
-            "changed",
-            _("This record changed since your page showed it: look at it again, then resolve."),
-        )
-    return exception
-
-
-def exception_resolve(
-    *,
-    kind: str,
-    object_id: int,
-    actor,
-    note: str,
-    request=None,
-    second: str = "",
-    second_password: str = "",
-    state: str | None = None,
-) -> Resolution:
-    """The duty administrator closes one open exception with a note, in the state it is in
-    (``state``: the hash of the state his page showed; a record changed since is refused).
-    It is signed by two people: he, and a second person with his own password (``second``:
-    another duty administrator or the inspector of the record's table), and the second is
-    never a person who entered or corrected the figure. Refused: a record that does not
-    exist (yet), one that is no exception, one already resolved in this state, and one
-    still waiting (a recount not done, a slip not signed, a void not confirmed, a pit-desk
-    cash-in not confirmed by the inspector) — a resolution never accepts what is not there
-    yet. Any later change of the record reopens the exception (``cashdesk.selectors``)."""
-    _require_act("cashdesk.duty_desk", actor)
-    if not (note or "").strip():
-        raise Refused("no_note", _("Write what was done about it."))
-    if _EXCEPTION_MODELS.get(kind) is None or object_id is None:
-        raise Refused("no_exception", _("No such exception."))
-    if not _EXCEPTION_MODELS[kind].objects.filter(pk=object_id).exists():
-        raise Refused("no_exception", _("No such exception."))
-    seen = _resolvable(kind, object_id, state)
-    _require_day_open(seen["day"])
-    other = second_signer(
-        request=request,
-        identifier=second,
-        secret=second_password,
-        first=actor,
-        table_id=seen["table"].pk,
-        authors=figure_authors(seen),
-    )
-    return _resolution_save(seen, actor=actor, note=note.strip(), second=other)
-
-
-def _resolution_save(seen: dict, *, actor, note: str, second) -> Resolution:
-    """Record the resolution of the exception ``seen`` in the state it is in, read again
-    under the record's row lock (a recount or a signature cannot slip in between)."""
-    kind, object_id = seen["kind"], seen["object"].pk
-    try:
-        with transaction.atomic():
-            row = _EXCEPTION_MODELS[kind].objects.select_for_update().get(pk=object_id)
-            _require_day_open(row.gaming_day)
-            exception = _resolvable(kind, object_id, seen["state_hash"])
-            resolution = Resolution(
-                kind=kind,
-                object_id=object_id,
-                note=note,
-                resolved_by=actor,
-                resolved_at=timezone.now(),
-                state=exception["state"],
-                state_hash=exception["state_hash"],
-                second_by=second,
-            )
-            _save(resolution)
-            duty_changed()  # the duty screen lists the open exceptions
-    except (IntegrityError, ValidationError) as error:
-        if isinstance(error, Refused):
-            raise
-        if Resolution.objects.filter(
-            kind=kind, object_id=object_id, state_hash=seen["state_hash"]
-        ).exists():  # resolved a moment ago by another submit
-            raise Refused("signed", _("This exception is already resolved."))
-        raise
-    return resolution
-
-
-SECOND_DAY_ROLES = (Role.PIT_BOSS, Role.DUTY_ADMINISTRATOR)
-REOPEN_SECOND_ROLES = SECOND_DAY_ROLES
-
-
-def _day_signatures(*, request, actor, password: str, second: str, second_password: str):
-    """The two signatures of a day's waiver or reopen: the duty administrator again with his
-    own password, and a pit boss or another duty administrator with his name and password
-    (``authenticate``, throttled like every sign-in). The second person, or a refusal."""
-    me = signer_authenticate(request=request, identifier=actor.get_username(), secret=password)
-    if me.pk != actor.pk:
-        raise Refused("bad_credential", _("Wrong name or password."))
-    other = signer_authenticate(request=request, identifier=second, secret=second_password)
-    if other.pk == actor.pk:
-        raise Refused("same_person", _("The second signature must be another person's, not yours."))
-    if not any(other.has_role(role) for role in SECOND_DAY_ROLES):
-        raise Refused(
-            "forbidden",
-            _("The second signature must be a pit boss's or another duty administrator's."),
-        )
-    return other
-
-
-def _objections_text(objections: dict) -> str:
-    """What keeps a day from closing, in words."""
-    parts = []
-    if objections["no_drop"]:
-        parts.append(
-            _("no counted drop for %(tables)s, which played")
-            % {"tables": ", ".join(str(t) for t in objections["no_drop"])}
-        )
-    if objections["exceptions"]:
-        n = len(objections["exceptions"])
-        parts.append(ngettext("%(n)s open exception", "%(n)s open exceptions", n) % {"n": n})
-    if objections["alerts"]:
-        n = len(objections["alerts"])
-        parts.append(
-            ngettext("%(n)s open critical alert", "%(n)s open critical alerts", n) % {"n": n}
-        )
-    return "; ".join(parts)
-
-
-def _waived(objections: dict) -> dict:
-    """What a waiver accepted, kept with the close (and shown on the day's report)."""
-    return {
-        "no_drop": [str(t) for t in objections["no_drop"]],
-        "exceptions": [
-            {
-                "kind": e["kind"],
-                "record": e["object"].pk,
-                "code": e["code"],
-                "table": str(e["table"]),
-            }
-            for e in objections["exceptions"]
-        ],
-        "alerts": [
-            {"alert": a.pk, "kind": a.kind, "table": str(a.table or "")}
-            for a in objections["alerts"]
-        ],
-    }
-
-
-def _day_close_guard(gaming_day: dt.date, tables: list, waiver: bool) -> dict:
-    """Refuse the close while a table of the day is open, or — without a waiver — while a
-    table that played has no counted drop, an exception or a critical alert is open. What
-    a waiver accepts (or ``{}``)."""
-    end = day_window(gaming_day)[1]
-    still_open = [
-        t
-        for t in tables
-        if t.status != Table.Status.CLOSED and (t.opened_at is None or t.opened_at < end)
-    ]
-    if still_open:
-        raise Refused(
-            "tables_open",
-            _("Close every table first: %(tables)s is not closed.")
-            % {"tables": ", ".join(str(t) for t in still_open)},
-        )
-    objections = day_close_objections(gaming_day=gaming_day)
-    if not any(objections.values()):
-        return {}
-    if not waiver:
-        raise Refused(
-            "controls_open",
-            _(
-                "The gaming day cannot close yet: %(what)s. Count the drop, resolve the "
-                "exceptions and clear the alerts — or close it with a waiver signed by two "
-                "people."
-            )
-            % {"what": _objections_text(objections)},
-        )
-    return _waived(objections)
-
-
-def _require_day_begun(gaming_day: dt.date) -> None:
-    current = gaming_day_of(timezone.now())
-    if gaming_day > current:
-        raise Refused(
-            "day_not_over",
-            _(
-                "The gaming day %(day)s has not begun: only a past gaming day or the current "
-                "one (%(current)s) can be closed."
-            )
-            % {"day": gaming_day.isoformat(), "current": current.isoformat()},
-        )
-
-
-def gaming_day_close(
-    *,
-    gaming_day: dt.date,
-    actor,
-    request=None,
-    waiver_reason: str = "",
-    password: str = "",
-    second: str = "",
-    second_password: str = "",
-) -> GamingDayClose:
-    """Close a gaming day: only a past or the current one, with every table that opened
-    before its end closed again, its record passing the tamper check
-    (``floor.ledger.day_verify``), and what a controller asks: a counted drop for every
-    table that played, no open exception, no open critical alert of the day. What is
-    still open can be closed over only with a waiver: ``waiver_reason`` and two signatures
-    (the duty administrator's own ``password``, and ``second``/``second_password`` of a pit
-    boss or another duty administrator); the close keeps what was waived. Every table's row
-    is locked while the day is checked and closed, so no cash record of the day can slip in
-    between."""
-    _require_act("cashdesk.duty_desk", actor)
-    _require_day_begun(gaming_day)
-    waiver_reason = (waiver_reason or "").strip()
-    other = None
-    if waiver_reason:
-        other = _day_signatures(
-            request=request,
-            actor=actor,
-            password=password,
-            second=second,
-            second_password=second_password,
-        )
-    try:
-        with transaction.atomic():
-            tables = list(Table.objects.select_for_update(no_key=True).order_by("number", "pk"))
-            _require_day_open(gaming_day)
-            waived = _day_close_guard(gaming_day, tables, waiver=other is not None)
-            day_verify(gaming_day)  # a tampered record refuses the close (floor/ledger.py)
-            close = GamingDayClose(
-                gaming_day=gaming_day,
-                closed_by=actor,
-                closed_at=timezone.now(),
-                waiver_reason=waiver_reason if waived else "",
-                waiver_second_by=other if waived else None,
-                waived=waived,
-            )
-            try:
-                _save(close)
-            except ValidationError:
-                _require_day_open(gaming_day)  # closed a moment ago by another submit
-                raise
-            _day_seal(close)
-            duty_changed()
-    except IntegrityError:  # closed at the same moment by a second submit
-        _require_day_open(gaming_day)
-        raise
-    return close
-
-
-def _day_seal(close: GamingDayClose) -> None:
-    """Seal the closed day (floor.ledger.day_seal): stored with the close by an UPDATE —
-    a save would append a change of the close to the very chain being sealed."""
-    close.sealed_heads, close.seal_key, close.seal = day_seal(close.gaming_day)
-    GamingDayClose.objects.filter(pk=close.pk).update(
-        sealed_heads=close.sealed_heads, seal_key=close.seal_key, seal=close.seal
-    )
-
-
-def gaming_day_reopen(
-    *,
-    request,
-    gaming_day: dt.date,
-    actor,
-    password: str,
-    second: str,
-    second_password: str,
-    reason: str,
-) -> GamingDayClose:
-    """Undo a gaming day's close, with two signatures: the duty administrator (``actor``,
-    signing again with his own password) and a second person — a pit boss or another duty
-    administrator — with his own name and password, and a reason. Passwords are checked
-    through ``authenticate`` (throttled like every sign-in). The reopen is recorded on the
-    close (a recorded change in the day's audit chain); after it the day takes records and
-    can be closed again."""
-    _require_act("cashdesk.duty_desk", actor)
-    reason = (reason or "").strip()
-    if not reason:
-        raise Refused("no_reason", _("Give the reason for the reopen."))
-    other = _day_signatures(
-        request=request,
-        actor=actor,
-        password=password,
-        second=second,
-        second_password=second_password,
-    )
-    with transaction.atomic():
-        close = (
-            GamingDayClose.objects.select_for_update()
-            .filter(gaming_day=gaming_day, reopened_at__isnull=True)
-            .first()
-        )
-        if close is None:
-            raise Refused(
-                "day_not_closed",
-                _("The gaming day %(day)s is not closed.") % {"day": gaming_day.isoformat()},
-            )
-        close.reopen_reason = reason
-        close.reopened_by = actor
-        close.reopen_confirmed_by = other
-        close.reopened_at = timezone.now()
-        _save(close)
-        duty_changed()
-    return close
-
-
 def round_result_record(
     *,
     round_id: int,
@@ -885,8 +437,9 @@ def round_result_record(
     winning_boxes=(),
     voided: bool = False,
 ) -> RoundResult:
-    """A closed round's figures for the reports, written by the live table's write path in
-    the transaction that closes the round: exactly once per round, with it or not at all.
+    """A closed round's figures for the reports, written when the live table says the round
+    closed (``floor.signals.round_closed``: ``cashdesk.receivers``) in the transaction that
+    closes the round: exactly once per round, with it or not at all.
     The round's gaming day and shift are those of its close — or, when that gaming day is
     already closed, the next one (``_record_day``): a played round is never refused, and a
     closed day's figures never change."""

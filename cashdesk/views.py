@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from cashdesk import corrections, exports, forms, selectors, services
+from cashdesk import corrections, days, exports, forms, selectors, services, slips
 from cashdesk.charts import echarts_url, hold_chart, hour_chart
 from cashdesk.columns import PLAY_COLUMNS, WIN_COLUMNS, legend, line_cells
 from cashdesk.models import CashIn, CashInCorrection, DropCount, GamingDayClose, Slip
@@ -338,7 +338,7 @@ def slip_request(request, table, table_role):
         table_role,
         forms.SlipRequestForm(request.POST),
         "slip",
-        lambda data: services.slip_request(
+        lambda data: slips.slip_request(
             table=table,
             actor=request.user,
             kind=data["kind"],
@@ -357,7 +357,7 @@ def slip_receive(request, table, table_role):
         table_role,
         forms.SlipForm(request.POST),
         "receive",
-        lambda data: services.slip_receive(
+        lambda data: slips.slip_receive(
             slip=_object(Slip, table, data["slip"]), actor=request.user
         ),
         _("Slip signed."),
@@ -373,7 +373,7 @@ def slip_void(request, table, table_role):
         table_role,
         forms.SlipVoidForm(request.POST),
         "void",
-        lambda data: services.slip_void(
+        lambda data: slips.slip_void(
             slip=_object(Slip, table, data["slip"]), actor=request.user, reason=data["reason"]
         ),
         _("Void signed."),
@@ -425,7 +425,7 @@ def slip_issue(request):
         request,
         forms.SlipIssueForm(request.POST),
         "issue",
-        lambda data: services.slip_issue(slip=_slip(data["slip"]), actor=request.user),
+        lambda data: slips.slip_issue(slip=_slip(data["slip"]), actor=request.user),
         _("Slip issued."),
     )
 
@@ -437,7 +437,7 @@ def resolve(request):
         request,
         forms.ResolveForm(request.POST),
         "resolve",
-        lambda data: services.exception_resolve(
+        lambda data: days.exception_resolve(
             kind=data["kind"],
             object_id=data["object_id"],
             actor=request.user,
@@ -497,7 +497,7 @@ def day_close(request):
         request,
         forms.DayCloseForm(request.POST),
         "close",
-        lambda data: services.gaming_day_close(
+        lambda data: days.gaming_day_close(
             gaming_day=data["gaming_day"],
             actor=request.user,
             request=request,
@@ -522,7 +522,7 @@ def day_reopen(request):
         request,
         forms.DayReopenForm(request.POST),
         "reopen",
-        lambda data: services.gaming_day_reopen(
+        lambda data: days.gaming_day_reopen(
             request=request,
             gaming_day=data["gaming_day"],
             actor=request.user,

@@ -16,7 +16,8 @@ import redis.asyncio
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 
 
 def _allowed(request) -> bool:
@@ -43,6 +44,12 @@ async def _feed_bus() -> None:
         await asyncio.wait_for(client.ping(), timeout=2)
     finally:
         await client.aclose()
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico on their own: the app's icon is a static SVG (its
+    hashed name in production, so the address is asked of the storage per request)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 async def healthz(request):

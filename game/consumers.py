@@ -75,7 +75,7 @@ class TableConsumer(ScreenConsumer):
         )
         if outcome.code == "not_your_action":
             await self.check_again()  # a right taken away behind the pushes' back: 4403
-        elif outcome.code == "stale":
+        elif outcome.code in ("stale", "round_already_closed"):
             self._heal_later()
 
     def _heal_later(self) -> None:

@@ -22,6 +22,9 @@ MESSAGES = {
     "stale": gettext_lazy(
         "Someone changed the table a moment ago: the screen is now up to date. Try again."
     ),
+    "round_already_closed": gettext_lazy(
+        "Round %(number)s is already closed: nothing to repeat. Start the next round."
+    ),
     "not_your_action": gettext_lazy("Your role at this table cannot do that."),
     "no_round": gettext_lazy("No round is open: start a round first."),
     "round_in_progress": gettext_lazy("A round is in progress: finish it first."),

@@ -216,11 +216,21 @@ def rated_round_record(*, live_row: LiveTable, state, edge: Decimal | None) -> i
 
 def seated_players(*, table_id: int) -> list[dict]:
     """The open sessions of a table, for its screens and the inspector's tile (one query)."""
-    rows = (
-        RatingSession.objects.filter(table_id=table_id, ended_at__isnull=True)
-        .select_related("player")
-        .order_by("started_at", "pk")
+    rows = RatingSession.objects.filter(table_id=table_id, ended_at__isnull=True)
+    return _players_view(rows)
+
+
+def rated_during(*, table_id: int, opened_at, closed_at) -> list[dict]:
+    """The sessions of a table that were open at some moment of a round (its replay shows
+    who was rated then; one query)."""
+    rows = RatingSession.objects.filter(table_id=table_id, started_at__lte=closed_at).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gte=opened_at)
     )
+    return _players_view(rows)
+
+
+def _players_view(rows) -> list[dict]:
+    rows = rows.select_related("player").order_by("started_at", "pk")
     return [
         {
             "id": s.pk,

@@ -8,11 +8,13 @@ from __future__ import annotations
 from decimal import Decimal
 from types import SimpleNamespace
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from game.configuration import table_rules
 from game.live import TableRound
 from game.models import Round
+from game.players import rated_during
 from game.presenters import TableSnapshot, card_name, screen_view
 from game.selectors import round_replay_steps
 from game.templatetags.live import COMMAND_LABELS
@@ -55,6 +57,13 @@ def step_view(round_row: Round, state: TableRound, version: int) -> dict:
     )
     view = screen_view(snapshot, now_iso="")
     view.update(_NOW_ONLY)
+    # Who was rated at the table during the round (their figures now are not the round's).
+    view["players"] = rated_during(
+        table_id=round_row.table_id,
+        opened_at=round_row.opened_at,
+        closed_at=round_row.closed_at or timezone.now(),
+    )
+    view["past"] = True
     shoe = state.engine.shoe
     view["shoe"] = {
         "number": round_row.shoe.number,

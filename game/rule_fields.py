@@ -20,6 +20,19 @@ from game.engine.rules import BOOLS, CHOICES, KEYS
 # Whole-number keys and the values the engine takes (Rules._validate).
 NUMBERS = {"decks": range(1, 9), "max_hands": range(1, 5), "max_boxes_per_player": range(0, 8)}
 
+# A preset's short name where a sentence names it (the change history, the preset edges).
+PRESET_NAMES = {
+    "standard": _("standard"),
+    "hole-card": _("hole card"),
+    "open-cards": _("open cards"),
+}
+
+
+def preset_name(name) -> str:
+    """The preset ``name`` in the person's language (the stored name where unknown)."""
+    return str(PRESET_NAMES.get(name, name))
+
+
 PRESET_LABELS = {
     "standard": _("Standard: one dealer card, all face up (documents 002 and 000)"),
     "hole-card": _("Hole card: peek on an ace or a ten (document 003)"),

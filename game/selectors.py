@@ -28,6 +28,7 @@ from game.models import ErrorFlag, LiveTable, Round
 from game.players import seated_players
 from game.presenters import TableSnapshot
 from staff.models import TableAssignment
+from staff.roles import TableRole
 from tables.models import Table
 from tables.selectors import active_reservations
 
@@ -115,9 +116,13 @@ def _board_read(table, *, day, shift, start) -> dict:
         .select_related("user")
         .order_by("role")
     )
-    flags = list(
-        ErrorFlag.objects.filter(table=table, seen_at__isnull=True).select_related("raised_by")[:5]
-    )
+    # The observer's notes to the dealer now at the table: a note to the croupier he
+    # replaced is not his (the inspector keeps it as an alert until acknowledged).
+    flags = ErrorFlag.objects.filter(table=table, seen_at__isnull=True)
+    dealer = next((a for a in assignments if a.role == TableRole.DEALING_CROUPIER), None)
+    if dealer is not None:
+        flags = flags.filter(created_at__gte=dealer.starts_at)
+    flags = list(flags.select_related("raised_by")[:5])
     alerts = list(
         Alert.objects.filter(table=table, acknowledged_at__isnull=True).order_by("-created_at")
     )
@@ -157,7 +162,7 @@ def _board_read(table, *, day, shift, start) -> dict:
             ],
             "open_alerts": len(alerts),
             "critical": Alert.Severity.CRITICAL in severities,
-            "attention": bool(severities & set(ATTENTION_SEVERITIES)) or bool(flags),
+            "attention": bool(severities & set(ATTENTION_SEVERITIES)),
         },
     }
 

@@ -4,6 +4,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django_fsm import FSMField, transition
 
 from staff.roles import ROLE_PERMISSIONS, Role, TableRole
 
@@ -144,9 +145,8 @@ class ReplacementRequest(models.Model):
         User, on_delete=models.PROTECT, related_name="+", verbose_name=_("requested by")
     )
     requested_at = models.DateTimeField(_("requested at"), auto_now_add=True)
-    status = models.CharField(
-        _("status"), max_length=16, choices=Status.choices, default=Status.REQUESTED
-    )
+    # requested → approved → done, or requested → rejected: the transitions below, once.
+    status = FSMField(_("status"), max_length=16, choices=Status.choices, default=Status.REQUESTED)
     decided_by = models.ForeignKey(
         User,
         on_delete=models.PROTECT,
@@ -178,6 +178,36 @@ class ReplacementRequest(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.status == self.Status.REQUESTED
+
+    # -- the lifecycle (django-fsm-2): staff.services decides, these move the status; a
+    # decided request cannot be decided again (TransitionNotAllowed, nothing changes).
+
+    def replacement_named(self) -> bool:
+        """Guard of ``approve``: another person is named to take over."""
+        return self.replacement_id is not None and self.replacement_id != self.current_person_id
+
+    def decision_noted(self) -> bool:
+        """Guard of ``reject``: the duty administrator said why."""
+        return bool((self.decision_note or "").strip())
+
+    @transition(
+        field=status,
+        source=Status.REQUESTED,
+        target=Status.APPROVED,
+        conditions=[replacement_named],
+    )
+    def approve(self) -> None:
+        """The duty administrator approves: the hand-over waits for a round boundary."""
+
+    @transition(
+        field=status, source=Status.REQUESTED, target=Status.REJECTED, conditions=[decision_noted]
+    )
+    def reject(self) -> None:
+        """The duty administrator rejects, saying why."""
+
+    @transition(field=status, source=Status.APPROVED, target=Status.DONE)
+    def hand_over(self) -> None:
+        """The replacement took the seat at a round boundary."""
 
 
 class RotationPlan(models.Model):

@@ -99,7 +99,7 @@ TABLE_ACTS = {
     "cashdesk.slip_request": _at_table(INSPECTOR),
     "cashdesk.slip_receive": _at_table(DEALER, OBSERVER),
     "cashdesk.slip_void": _at_table(INSPECTOR, DUTY),
-    # people (staff.services.replacement_request)
+    # people (staff.replacements.replacement_request)
     "staff.replacement_request": _at_table(INSPECTOR),
 }
 FLOOR_ACTS = {

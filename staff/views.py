@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from floor.paging import page_of
 from floor.parsing import record_id
-from staff import selectors, services
+from staff import replacements, selectors, services
 from staff.access import permission_required
 from staff.models import ReplacementRequest, User
 from staff.permissions import at, may
@@ -205,7 +205,7 @@ def replacement_request_view(request, table_id: int):
     status = 200
     if request.method == "POST":
         try:
-            services.replacement_request(
+            replacements.replacement_request(
                 table=table,
                 role=request.POST.get("role", ""),
                 reason=request.POST.get("reason", ""),
@@ -222,7 +222,7 @@ def replacement_request_view(request, table_id: int):
         {
             "table": table,
             "staff": selectors.table_staff(table=table),
-            "roles": [(r.value, r.label) for r in services.CROUPIER_ROLES],
+            "roles": [(r.value, r.label) for r in replacements.CROUPIER_ROLES],
             "history": selectors.replacement_requests(tables=[table], limit=20),
             "error": error,
             "form": request.POST if error else {},
@@ -260,7 +260,7 @@ def replacement_decide_view(request):
     try:
         if decision == "approve":
             person = User.objects.filter(pk=record_id(request.POST.get("replacement"))).first()
-            services.replacement_approve(
+            replacements.replacement_approve(
                 request_id=replacement_request.pk,
                 decided_by=request.user,
                 replacement=person,
@@ -271,7 +271,7 @@ def replacement_decide_view(request):
                 _("Replacement approved: the hand-over happens at the next round boundary."),
             )
         elif decision == "reject":
-            services.replacement_reject(
+            replacements.replacement_reject(
                 request_id=replacement_request.pk, decided_by=request.user, note=note
             )
             messages.success(request, _("Replacement request rejected."))

@@ -11,8 +11,9 @@ languages follow Django's own tables. Templates use them as filters (``{% load f
 tables/templatetags/formats.py); messages, exports and charts call them here.
 """
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from floor.formats import MINUS, _decimal, number_text  # noqa: F401  (re-exported)
@@ -21,6 +22,16 @@ from floor.formats import MINUS, _decimal, number_text  # noqa: F401  (re-export
 def money(value) -> str:
     """An amount of money: two decimals, thousands separated."""
     return number_text(value, 2)
+
+
+def typed_amount(value) -> str:
+    """An amount as a field offers it for editing: two decimals with the person's decimal
+    mark and no thousands separator (``250,00`` in Russian, ``250.00`` in English), which
+    the one parser (floor.parsing.amount) reads back in either language."""
+    number = _decimal(value)
+    if number is None:
+        return ""
+    return number_format(number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), decimal_pos=2)
 
 
 def number(value, places=0) -> str:

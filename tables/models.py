@@ -5,9 +5,11 @@ from decimal import Decimal
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django_fsm import FSMField, transition
 
 from floor.gaming import gaming_day_of
 from floor.ledger import Chained
+from tables.checklists import step_codes
 
 # docs/sources.md#box-reservation: a reservation token holds a box "no more than twenty minutes".
 RESERVATION_MOST_MINUTES = 20
@@ -66,9 +68,9 @@ class Table(models.Model):
     card_entry = models.CharField(
         _("card entry"), max_length=16, choices=CardEntry.choices, default=CardEntry.MANUAL
     )
-    status = models.CharField(
-        _("status"), max_length=16, choices=Status.choices, default=Status.CLOSED
-    )
+    # Its lifecycle, declared once below (the transitions and their guards): closed → opening
+    # → open → closing → closed, through the opening and closing checklists.
+    status = FSMField(_("status"), max_length=16, choices=Status.choices, default=Status.CLOSED)
     # Facts of the rule set, written by game.configuration.table_configure (the engine that
     # knows them sits above this app): the opening checklist compares the decks counted with
     # ``decks`` and asks for a confirmation to open where ``house_edge`` is negative.
@@ -158,6 +160,45 @@ class Table(models.Model):
     def reservation_max_minutes(self) -> int:
         """The longest reservation the observer may choose, in whole minutes (at least 1)."""
         return max(1, math.ceil(self.reservation_time.total_seconds() / 60))
+
+    # -- the lifecycle: every move of ``status`` is one of these (django-fsm-2); a move from
+    # another status raises TransitionNotAllowed, a guard not met the same, and nothing
+    # changes. The services (tables.services.lifecycle) call them under the table's lock
+    # and say why in words first.
+
+    def checklist_under_way(self):
+        """The checklist of this opening or closing, not yet completed (None otherwise)."""
+        kind = {self.Status.OPENING: "opening", self.Status.CLOSING: "closing"}.get(self.status)
+        if kind is None:
+            return None
+        under_way = self.checklists.filter(kind=kind, completed_at__isnull=True)
+        return under_way.order_by("-started_at", "-pk").first()
+
+    def checklist_done(self) -> bool:
+        """Guard of ``open`` and ``close``: the checklist under way has every step done and
+        both signatures (docs/sources.md#opening-procedure, #closing-procedure)."""
+        checklist = self.checklist_under_way()
+        return checklist is not None and checklist.signed and not checklist.missing_steps()
+
+    @transition(field=status, source=Status.CLOSED, target=Status.OPENING)
+    def opening_start(self) -> None:
+        """The pit boss starts the opening checklist."""
+
+    @transition(
+        field=status, source=Status.OPENING, target=Status.OPEN, conditions=[checklist_done]
+    )
+    def open(self) -> None:
+        """The opening checklist is done and signed: the table plays."""
+
+    @transition(field=status, source=Status.OPEN, target=Status.CLOSING)
+    def closing_start(self) -> None:
+        """The pit boss starts the closing checklist (a round in play is finished first)."""
+
+    @transition(
+        field=status, source=Status.CLOSING, target=Status.CLOSED, conditions=[checklist_done]
+    )
+    def close(self) -> None:
+        """The closing checklist is done and signed: the table is closed."""
 
 
 class ChipCount(Chained):
@@ -336,6 +377,11 @@ class Checklist(models.Model):
     @property
     def signed(self) -> bool:
         return self.pit_boss_signed_by_id is not None and self.second_signed_by_id is not None
+
+    def missing_steps(self) -> list[str]:
+        """The steps of this checklist not done yet, in their order."""
+        done = set(self.steps.values_list("step", flat=True))
+        return [code for code in step_codes(self.kind) if code not in done]
 
 
 class ChecklistStep(models.Model):

@@ -293,14 +293,19 @@ def staff_board(request):
     candidates = {role: list(staff_selectors.free_people(role=role)) for role in TableRole.values}
     holders = {
         role: list(
-            User.objects.filter(is_active=True, groups__name=role).order_by("full_name", "pk")
+            User.objects.filter(is_active=True, is_superuser=False, groups__name=role).order_by(
+                "full_name", "pk"
+            )
         )
         for role in TableRole.values
     }
     for entry in board:
+        # One seat per person per table: who works it in another role relieves nobody here.
+        seated = {row["assignment"].user_id for row in entry["rows"] if row["assignment"]}
         for row in entry["rows"]:
             row["candidates"] = candidates[row["role"]]  # free now: may be assigned
-            row["reliefs"] = holders[row["role"]]  # anyone holding the role may be planned
+            # anyone else holding the role may be planned (the site's superuser is no croupier)
+            row["reliefs"] = [p for p in holders[row["role"]] if p.pk not in seated]
     return render(request, "tables/staff.html", {"board": board})
 
 

@@ -52,10 +52,16 @@ def command_label(action: str) -> str:
 
 
 @register.filter
+def preset_name(name) -> str:
+    """A rule preset's name in the person's language."""
+    return rule_fields.preset_name(name)
+
+
+@register.filter
 def rules_text(value) -> str:
     """A stored rule set in words: "preset standard; Decks in the shoe: 4"."""
     rules = rule_fields.rules_dict(value)
-    parts = [str(_("preset %(name)s") % {"name": rules.pop("preset")})]
+    parts = [str(_("preset %(name)s") % {"name": rule_fields.preset_name(rules.pop("preset"))})]
     parts += [
         f"{rule_fields.label(key)}: {rule_fields.value_label(key, item)}"
         for key, item in sorted(rules.items())

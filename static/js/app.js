@@ -29,4 +29,31 @@
     input.value = token;
     form.appendChild(input);
   }, true);
+
+  // A table wider than its box scrolls inside it: say so above it while there is more to
+  // see sideways (data-scroll-cue holds the words, in the person's language).
+  function scrollCues() {
+    document.querySelectorAll("[data-scroll-cue]").forEach(function (box) {
+      var cue = box.previousElementSibling;
+      if (!cue || !cue.classList.contains("scroll-cue")) {
+        cue = document.createElement("p");
+        cue.className = "scroll-cue";
+        cue.setAttribute("data-testid", "scroll-cue");
+        cue.textContent = box.getAttribute("data-scroll-cue");
+        box.parentNode.insertBefore(cue, box);
+      }
+      var wider = box.scrollWidth > box.clientWidth + 1;
+      cue.hidden = !wider;
+      // A region that scrolls is reachable by the keyboard too (arrow keys scroll it).
+      if (wider) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", box.getAttribute("data-scroll-cue"));
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", scrollCues);
+  window.addEventListener("resize", scrollCues);
 })();

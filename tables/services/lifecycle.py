@@ -8,6 +8,7 @@ from django.contrib.auth import authenticate
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django_fsm import TransitionNotAllowed
 
 from floor.changes import table_changed
 from floor.errors import Refused
@@ -19,23 +20,26 @@ from tables.formats import number_text
 from tables.models import Checklist, ChecklistStep, Table, TableChange
 from tables.services.steps import Step, step_details
 
-TRANSITIONS = {
-    Table.Status.CLOSED: Table.Status.OPENING,
-    Table.Status.OPENING: Table.Status.OPEN,
-    Table.Status.OPEN: Table.Status.CLOSING,
-    Table.Status.CLOSING: Table.Status.CLOSED,
+# Each status move is a transition of the table (tables.models.Table: opening_start, open,
+# closing_start, close — declared there once, with their guards).
+MOVES = {
+    Table.Status.OPENING: Table.opening_start,
+    Table.Status.OPEN: Table.open,
+    Table.Status.CLOSING: Table.closing_start,
+    Table.Status.CLOSED: Table.close,
 }
 
 
 def _move(table: Table, to_status: str, by) -> TableChange:
     from_status = table.status
-    if TRANSITIONS.get(from_status) != to_status:
+    try:
+        MOVES[to_status](table)
+    except TransitionNotAllowed:
         raise Refused(
             "bad_transition",
             _("A %(from)s table cannot become %(to)s.")
             % {"from": Table.Status(from_status).label, "to": Table.Status(to_status).label},
         )
-    table.status = to_status
     table.save(update_fields=["status"])
     change = TableChange(
         table=table,
@@ -67,14 +71,7 @@ def checklist_start(*, table: Table, kind: str, started_by) -> Checklist:
 
 def checklist_current(*, table: Table) -> Checklist | None:
     """The checklist under way (the table is opening or closing), or None."""
-    if table.status not in (Table.Status.OPENING, Table.Status.CLOSING):
-        return None
-    kind = Checklist.Kind.OPENING if table.status == Table.Status.OPENING else "closing"
-    return (
-        Checklist.objects.filter(table=table, kind=kind, completed_at__isnull=True)
-        .order_by("-started_at", "-pk")
-        .first()
-    )
+    return table.checklist_under_way()
 
 
 def checklist_step_record(*, checklist: Checklist, step: str, done_by, data=None) -> ChecklistStep:
@@ -124,8 +121,7 @@ def _in_order(checklist: Checklist, step: str, done: set) -> None:
 
 
 def checklist_missing_steps(*, checklist: Checklist) -> list[str]:
-    done = set(checklist.steps.values_list("step", flat=True))
-    return [code for code in step_codes(checklist.kind) if code not in done]
+    return checklist.missing_steps()
 
 
 def signer_authenticate(*, request, identifier: str, secret: str):
@@ -288,9 +284,9 @@ def _complete(
                 )
                 % {"edge": number_text(table.house_edge * 100, 2)},
             )
+        change = _move(table, to_status, by)  # its guard: this checklist, done and signed
         checklist.completed_at = timezone.now()
         checklist.save(update_fields=["completed_at"])
-        change = _move(table, to_status, by)
         if opening:
             # Every shoe shuffled before this moment belongs to an earlier opening: the
             # live table starts a new one (game.services refuses a round on an older shoe).

@@ -10,6 +10,7 @@ Content-Security-Policy does not govern: the app itself never serves it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -93,9 +94,11 @@ def assert_accessible(page, what: str = ""):
 
 
 def shoot(page, name: str) -> Path:
-    """Save a screenshot of the viewport as test-artifacts/<name>.png."""
-    ARTIFACTS.mkdir(exist_ok=True)
-    path = ARTIFACTS / (re.sub(r"[^\w.-]+", "_", name) + ".png")
+    """Save a screenshot of the viewport as test-artifacts/<name>.png, or in the contact
+    sheet's folder when ``SCREENSHOTS_DIR`` names one (``make screenshots``)."""
+    folder = Path(os.environ.get("SCREENSHOTS_DIR") or ARTIFACTS)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / (re.sub(r"[^\w.-]+", "_", name) + ".png")
     page.screenshot(path=str(path))
     return path
 
@@ -105,3 +108,61 @@ def look(page, name: str, *, accessible: bool = True) -> None:
     shoot(page, name)
     if accessible:
         assert_accessible(page, name)
+
+
+_SEEN = """(els) => els.map(el => {
+  const r = el.getBoundingClientRect();
+  const name = (el.dataset.testid || el.className || el.tagName) + " «" +
+               (el.textContent || "").trim().slice(0, 40) + "»";
+  const problems = [];
+  if (r.width < 1 || r.height < 1) problems.push("has no size");
+  if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5)
+    problems.push("is not wholly inside the viewport " + JSON.stringify(r));
+  const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
+  const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
+  const top = document.elementFromPoint(x, y);
+  if (!top || !(top === el || el.contains(top)))
+    problems.push("is covered at its centre by " + (top ? top.outerHTML.slice(0, 100) : "nothing"));
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+    const q = a.getBoundingClientRect();
+    if (r.left < q.left - .5 || r.right > q.right + .5 ||
+        r.top < q.top - .5 || r.bottom > q.bottom + .5)
+      problems.push("is clipped by " + a.tagName + "." + a.className + " " +
+                    JSON.stringify(q));
+  }
+  const own = getComputedStyle(el);
+  if ((own.overflowX !== "visible" || own.overflowY !== "visible") &&
+      (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1))
+    problems.push("clips its own content");
+  return problems.length ? name + ": " + problems.join("; ") : null;
+}).filter(Boolean)"""
+
+
+def assert_all_seen(page, selector: str, *, at_least: int = 1, what: str = "") -> int:
+    """Every element matching ``selector`` is wholly in the viewport, is the element at its
+    own centre (``elementFromPoint``: nothing covers it) and no ancestor clips it by an
+    ``overflow``; returns how many were checked (at least ``at_least``)."""
+    found = page.locator(selector).evaluate_all(_SEEN)
+    count = page.locator(selector).count()
+    assert count >= at_least, f"{what or selector}: {count} found, {at_least} expected"
+    assert not found, f"{what or selector}:\n" + "\n".join(found[:15])
+    return count
+
+
+_CONTROLS = """(els) => els.filter(el => el.checkVisibility()).map(el => {
+  const r = el.getBoundingClientRect();
+  return (r.width < MIN - 0.01 || r.height < MIN - 0.01)
+    ? (el.dataset.testid || el.name || el.tagName) + " «" + (el.textContent || el.value || "")
+        .trim().slice(0, 30) + "» " + Math.round(r.width) + "×" + Math.round(r.height)
+    : null;
+}).filter(Boolean)"""
+CONTROLS = "button, a, input:not([type=hidden]), select, textarea, summary"
+
+
+def assert_controls_at_least(page, size: float = 48, *, within: str = "body") -> None:
+    """Every visible control (button, link, field, select, disclosure) inside ``within`` is
+    at least ``size`` × ``size`` CSS px: a finger's width."""
+    small = page.locator(within).locator(CONTROLS).evaluate_all(_CONTROLS.replace("MIN", str(size)))
+    assert not small, f"controls under {size}×{size} px:\n" + "\n".join(small)

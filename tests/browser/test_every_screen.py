@@ -6,10 +6,19 @@ test-artifacts/ (every-<language>-<size>-<screen>.png) for a reviewer to look at
 import pytest
 from playwright.sync_api import expect
 
+from floor.alerts import alert_raise
 from game.configuration import table_configure
 from game.models import Player
+from staff.roles import Role
 from tables.models import Table
-from tests.browser.screens import SIZES, TOUCH, assert_in_view, axe_violations, look
+from tests.browser.screens import (
+    SIZES,
+    TOUCH,
+    assert_controls_at_least,
+    assert_in_view,
+    axe_violations,
+    look,
+)
 from tests.browser.tablet import Tablet, sign_in_with_password, sign_in_with_pin
 from tests.conftest import PIN
 from tests.game.conftest import Desk
@@ -44,7 +53,9 @@ def _visit(page, path, name, *, live=False):
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_screen_is_readable_and_usable(new_page, crew, table, make_table, language, size):
+def test_every_screen_is_readable_and_usable(
+    new_page, crew, table, make_table, make_user, language, size
+):
     table.chip_denominations = ["50", "100", "500"]
     table.save()
     closed = make_table(2, status=Table.Status.CLOSED)
@@ -52,6 +63,7 @@ def test_every_screen_is_readable_and_usable(new_page, crew, table, make_table, 
         table=closed, changed_by=crew["pitboss"], rules={"preset": "open-cards", "ties": "push"}
     )
     _played_round(table, crew["dealer"])
+    make_user("spare", [Role.OBSERVING_CROUPIER])
     viewport = SIZES[size]
     prefix = f"every-{language}-{size}"
 
@@ -83,16 +95,37 @@ def test_every_screen_is_readable_and_usable(new_page, crew, table, make_table, 
         dealer.locator(f'[data-keypad] [data-digit="{digit}"]').click()
     dealer.locator('[data-keypad] button[type="submit"]').click()
     expect(dealer.get_by_test_id("conn-state")).to_have_class("conn conn-open")
+    dealer.locator("details.shuffle > summary").click()  # "Shuffle and cut", opened
+    assert_controls_at_least(dealer, 48)
+    look(dealer, f"{prefix}-tablet-between-rounds")
     Tablet(dealer).tap("open-round")
+    assert_controls_at_least(dealer, 48)
     look(dealer, f"{prefix}-tablet-betting")
+    Tablet(dealer).bet(2, 100)
+    Tablet(dealer).tap("close-bets")
+    expect(dealer.get_by_test_id("card-pad-box")).to_be_visible()
+    assert_controls_at_least(dealer, 48)
+    look(dealer, f"{prefix}-tablet-dealing")
+    _visit(dealer, f"/cash/tables/{table.pk}/", f"{prefix}-dealer-cash")
     observer = new()
     sign_in_with_pin(observer, "observer")
+    assert_controls_at_least(observer, 48)
     look(observer, f"{prefix}-observer")
+    observer.get_by_test_id("rated-open").click()
+    assert_controls_at_least(observer, 48)
+    look(observer, f"{prefix}-observer-rated")
+    _visit(observer, f"/cash/tables/{table.pk}/", f"{prefix}-observer-cash")
 
-    # The inspector: dashboard, a table's screen, alerts, replay.
+    # The inspector: dashboard (and its acknowledgement), a table's screen, alerts, replay.
+    alert_raise(table_id=table.pk, kind="flag", params={"note": "Box 2 paid twice"})
     inspector = new()
     sign_in_with_password(inspector, "inspector")
     look(inspector, f"{prefix}-inspector-dashboard")
+    inspector.get_by_test_id(f"tile-{table.pk}").get_by_test_id("tile-ack").click()
+    expect(inspector.get_by_test_id("ack-dialog")).to_be_visible()
+    look(inspector, f"{prefix}-inspector-acknowledge")
+    _visit(inspector, f"/cash/tables/{table.pk}/", f"{prefix}-inspector-cash")
+    _visit(inspector, f"/staff/tables/{table.pk}/replacement/", f"{prefix}-replacement-request")
     _visit(inspector, f"/game/tables/{table.pk}/watch/", f"{prefix}-inspector-table", live=True)
     _visit(inspector, "/game/rounds/", f"{prefix}-replay-search")
     inspector.locator('[data-testid^="replay-"]').last.click()
@@ -112,7 +145,17 @@ def test_every_screen_is_readable_and_usable(new_page, crew, table, make_table, 
     duty.wait_for_load_state("load")
     look(duty, f"{prefix}-duty-home")
     _visit(duty, "/cash/reports/", f"{prefix}-report")
+    _visit(duty, "/cash/reports/records/", f"{prefix}-records")
+    _visit(duty, "/cash/duty/drop/", f"{prefix}-drop")
+    _visit(duty, "/staff/lockouts/", f"{prefix}-lockouts")
+    _visit(duty, "/staff/replacements/", f"{prefix}-replacements")
     _visit(duty, "/tables/staff/", f"{prefix}-staff")
+    _visit(duty, "/game/no-such-screen/", f"{prefix}-not-found")
+
+    # A croupier at no table.
+    spare = new()
+    sign_in_with_password(spare, "spare", live=False)
+    look(spare, f"{prefix}-no-assignment")
 
     # The pit boss: the pit, the live overview, a checklist, the configuration.
     pitboss = new()
@@ -122,6 +165,7 @@ def test_every_screen_is_readable_and_usable(new_page, crew, table, make_table, 
     pitboss.locator('form[action$="/staff/login/"] button[type="submit"]').click()
     pitboss.wait_for_load_state("load")
     look(pitboss, f"{prefix}-pit")
+    _visit(pitboss, "/tables/staff/", f"{prefix}-pit-staff")
     _visit(pitboss, "/game/pit/", f"{prefix}-pit-overview", live=True)
     _visit(pitboss, f"/game/tables/{closed.pk}/config/", f"{prefix}-config")
     expect(pitboss.get_by_test_id("player-edge-warning")).to_be_visible()

@@ -30,7 +30,7 @@ def test_an_observers_flag_reaches_the_inspectors_dashboard_within_a_second(new_
     inspector.get_by_test_id("ack-send").click()
     expect(inspector.get_by_test_id("ack-result")).to_have_text("Alert acknowledged.")
     expect(tile.get_by_test_id("tile-alert")).to_have_count(0)
-    expect(tile).to_have_attribute("data-attention", "1")  # the observer's note is unseen
+    expect(tile).to_have_attribute("data-attention", "0")  # the note was its alert: seen
 
     inspector.goto("/tables/alerts/")
     row = inspector.get_by_test_id("alert-row").first

@@ -53,15 +53,15 @@ def test_a_round_with_insurance_a_split_and_a_double_settles_on_every_screen(new
     expect(dealer_page.get_by_test_id("dealer-hand").get_by_test_id("total")).to_have_text(
         "soft 18"
     )
-    expect(dealer_page.get_by_test_id("result-1-1")).to_have_text("won 400.00")
-    expect(dealer_page.get_by_test_id("result-1-2")).to_have_text("lost 200.00")
-    expect(dealer_page.get_by_test_id("result-3-1")).to_have_text("won 200.00")
+    expect(dealer_page.get_by_test_id("result-1-1")).to_have_text("won +400.00")
+    expect(dealer_page.get_by_test_id("result-1-2")).to_have_text("lost −200.00")
+    expect(dealer_page.get_by_test_id("result-3-1")).to_have_text("won +200.00")
     # box 1: insurance lost 100, 400 won, 200 lost: one instruction, pay 100
     expect(dealer_page.get_by_test_id("instruction-1")).to_have_text("Pay 100.00")
     expect(dealer_page.get_by_test_id("instruction-3")).to_have_text("Pay 200.00")
     expect(dealer_page.get_by_test_id("round-result")).to_contain_text("−300")
     # the observer sees the same table, without the dealer's controls
-    expect(observer.get_by_test_id("result-1-1")).to_have_text("won 400.00")
+    expect(observer.get_by_test_id("result-1-1")).to_have_text("won +400.00")
     expect(observer.get_by_test_id("confirm-settlement")).to_be_hidden()
 
     tablet.tap("confirm-settlement")

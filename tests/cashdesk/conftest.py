@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cashdesk import services
+from cashdesk import days, services, slips
 
 CHIPS = ["100", "500", "1000", "5000"]
 
@@ -78,15 +78,15 @@ def yesterday():
 
 
 def slip_signed(table, crew, kind, counts, *, void=False, complete=True):
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=table, actor=crew["inspector"], kind=kind, counts_by_denomination=counts
     )
     if complete:
-        services.slip_issue(slip=slip, actor=crew["duty"])
-        services.slip_receive(slip=slip, actor=crew["observer"])
+        slips.slip_issue(slip=slip, actor=crew["duty"])
+        slips.slip_receive(slip=slip, actor=crew["observer"])
     if void:
-        services.slip_void(slip=slip, actor=crew["inspector"], reason="entered twice")
-        services.slip_void(slip=slip, actor=crew["duty"])
+        slips.slip_void(slip=slip, actor=crew["inspector"], reason="entered twice")
+        slips.slip_void(slip=slip, actor=crew["duty"])
     return slip
 
 
@@ -136,7 +136,7 @@ def signed_by(person, password=None) -> dict:
 
 def resolve(kind, record, actor, second, note="checked"):
     """Resolve an exception with two signatures (``actor`` and ``second``)."""
-    return services.exception_resolve(
+    return days.exception_resolve(
         kind=kind, object_id=record.pk, actor=actor, note=note, **signed_by(second)
     )
 
@@ -145,7 +145,7 @@ def waive(gaming_day, actor, second, reason="the count team is absent"):
     """Close ``gaming_day`` over what is open, with a waiver signed by two people."""
     from tests.conftest import PASSWORD
 
-    return services.gaming_day_close(
+    return days.gaming_day_close(
         gaming_day=gaming_day,
         actor=actor,
         waiver_reason=reason,

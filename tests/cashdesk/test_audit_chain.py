@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import connection
 
-from cashdesk import services
+from cashdesk import days, services, slips
 from cashdesk.models import CashIn, GamingDayClose, Slip, Tip
 from floor.ledger import AuditChain
 from game.models import RoundEvent
@@ -55,11 +55,11 @@ def floor(cash_table, crew):
         services.tip_record(table=cash_table, actor=crew["dealer"], box=1, amount=amount, note="n")
         for amount in ("100", "200", "300")
     ]
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
-    services.slip_issue(slip=slip, actor=crew["duty"])
-    services.slip_receive(slip=slip, actor=crew["dealer"])
+    slips.slip_issue(slip=slip, actor=crew["duty"])
+    slips.slip_receive(slip=slip, actor=crew["dealer"])
     return {"cash_in": cash_in, "tips": tips, "slip": slip}
 
 
@@ -186,7 +186,7 @@ def test_day_limits_the_check_to_that_gaming_day(floor, crew):
 
 def _resolve_all(floor, crew):
     for kind, pk in (("slip", floor["slip"].pk),):
-        services.exception_resolve(kind=kind, object_id=pk, actor=crew["duty"], note="checked")
+        days.exception_resolve(kind=kind, object_id=pk, actor=crew["duty"], note="checked")
 
 
 def test_the_day_close_refuses_a_broken_day_and_closes_an_intact_one(floor, crew):
@@ -200,14 +200,14 @@ def test_the_day_close_refuses_a_broken_day_and_closes_an_intact_one(floor, crew
     sql("UPDATE cashdesk_tip SET amount = 1 WHERE id = %s", floor["tips"][0].pk)
 
     with pytest.raises(ValidationError) as refusal:
-        services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+        days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
 
     assert refusal.value.code == "audit_broken"
     assert "fails its tamper check" in refusal.value.messages[0]
     assert not GamingDayClose.objects.filter(gaming_day=today()).exists()
 
     sql("UPDATE cashdesk_tip SET amount = 100 WHERE id = %s", floor["tips"][0].pk)
-    close = services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    close = days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
     assert close.audit_chain == f"desk:{today()}"
     assert verify("--day", today().isoformat())[0] == 0
 

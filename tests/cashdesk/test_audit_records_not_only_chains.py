@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import override_settings
 
-from cashdesk import services
+from cashdesk import days, services
 from cashdesk.models import CashIn, GamingDayClose, RoundResult, Tip
 from floor.ledger import REGISTRY, AuditChain, AuditEntry, ledger_verify
 from game.models import Round
@@ -184,7 +184,7 @@ def _count_the_drop(floor, crew):
 def _close_the_day(floor, crew):
     if not floor["table"].drops.exists():
         _count_the_drop(floor, crew)
-    return services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    return days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
 
 
 def test_the_closed_day_is_sealed_and_its_report_prints_the_seal(floor, crew, client):

@@ -247,18 +247,18 @@ def test_a_record_id_beyond_any_id_at_a_table_is_refused(
 ):
     """The table's real records (a cash-in awaiting its recount, an issued slip) are there
     to be touched by mistake; the refusal leaves them as they were."""
-    from cashdesk import services
+    from cashdesk import services, slips
 
     services.cash_in_record(
         table=cash_table, actor=english_crew["dealer"], notes={"1000": 1}, chips={"1000": 1}
     )
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table,
         actor=english_crew["inspector"],
         kind="fill",
         counts_by_denomination={"1000": 1},
     )
-    services.slip_issue(slip=slip, actor=english_crew["duty"])
+    slips.slip_issue(slip=slip, actor=english_crew["duty"])
 
     def records():
         return (

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from cashdesk import corrections, services
+from cashdesk import corrections, days, services
 from cashdesk.models import CashIn, CashInCorrection
 from cashdesk.selectors import (
     cash_report,
@@ -152,7 +152,7 @@ def test_a_cash_in_correction_waits_for_a_second_person_then_sets_the_amount(cas
     line = cash_report(first=today(), last=today())["lines"][0]
     assert line.registered == Decimal("2000") and line.pending == {"registered"}
     with pytest.raises(Refused) as resolving:
-        services.exception_resolve(
+        days.exception_resolve(
             kind="cash_in",
             object_id=cash_in.pk,
             actor=crew["duty"],

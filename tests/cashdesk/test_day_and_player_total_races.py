@@ -9,7 +9,7 @@ import threading
 import pytest
 from django.db import connection
 
-from cashdesk import services
+from cashdesk import days, services, slips
 from cashdesk.models import GamingDayClose, Slip
 from floor.models import Alert
 from staff import services as staff_services
@@ -73,8 +73,8 @@ def test_a_slip_requested_while_the_day_closes_never_lands_in_the_closed_day(tab
     Table.objects.update(status=Table.Status.CLOSED, chip_denominations=["100"])
     table.refresh_from_db()
     close, slip = _at_once(
-        lambda: services.gaming_day_close(gaming_day=today(), actor=crew["duty"]),
-        lambda: services.slip_request(
+        lambda: days.gaming_day_close(gaming_day=today(), actor=crew["duty"]),
+        lambda: slips.slip_request(
             table=table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 1}
         ),
     )

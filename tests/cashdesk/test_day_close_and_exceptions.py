@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from cashdesk import services
+from cashdesk import services, slips
 from cashdesk.models import CashIn, GamingDayClose
 from tables.models import Table
 from tests.cashdesk.conftest import today
@@ -72,12 +72,12 @@ def test_drop_difference_is_an_exception(cash_table, crew):
 def test_unsigned_and_voided_slips_are_exceptions(cash_table, crew):
     from cashdesk.selectors import open_exceptions
 
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     assert [e["code"] for e in open_exceptions(gaming_day=today())] == ["requested"]
-    services.slip_void(slip=slip, actor=crew["inspector"], reason="not needed")
-    services.slip_void(slip=slip, actor=crew["duty"])
+    slips.slip_void(slip=slip, actor=crew["inspector"], reason="not needed")
+    slips.slip_void(slip=slip, actor=crew["duty"])
     assert [e["code"] for e in open_exceptions(gaming_day=today())] == ["voided"]
 
 
@@ -87,7 +87,7 @@ def test_a_closed_day_refuses_late_signatures(cash_table, crew):
     cash_in = services.cash_in_record(
         table=cash_table, actor=crew["dealer"], notes={"1000": 2}, chips={"1000": 2}
     )
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     Table.objects.update(status=Table.Status.CLOSED)
@@ -95,7 +95,7 @@ def test_a_closed_day_refuses_late_signatures(cash_table, crew):
     with pytest.raises(ValidationError):
         services.cash_in_recount(cash_in=cash_in, actor=crew["observer"], notes={"1000": 2})
     with pytest.raises(ValidationError):
-        services.slip_issue(slip=slip, actor=crew["duty"])
+        slips.slip_issue(slip=slip, actor=crew["duty"])
     cash_in.refresh_from_db()
     slip.refresh_from_db()
     assert cash_in.recounted_at is None and slip.issued_at is None

@@ -5,7 +5,7 @@ people, which the closed day's report shows."""
 import pytest
 from django.urls import reverse
 
-from cashdesk import services
+from cashdesk import days, services, slips
 from cashdesk.models import GamingDayClose
 from floor.alerts import alert_raise
 from floor.errors import Refused
@@ -24,7 +24,7 @@ def _close_tables():
 
 
 def _close(**extra):
-    return services.gaming_day_close(gaming_day=today(), **extra)
+    return days.gaming_day_close(gaming_day=today(), **extra)
 
 
 def test_a_table_that_played_without_a_counted_drop_keeps_the_day_open(
@@ -79,7 +79,7 @@ def test_a_day_whose_drop_is_counted_and_whose_exceptions_are_cleared_closes(
     with pytest.raises(Refused) as refused:
         _close(actor=crew["duty"])
     assert "1 open exception; 1 open critical alert" in str(refused.value)
-    services.exception_resolve(
+    days.exception_resolve(
         kind="cash_in",
         object_id=cash_in.pk,
         actor=crew["duty"],
@@ -108,7 +108,7 @@ def test_a_waiver_needs_two_good_signatures(cash_table, crew, closed_round, seco
     closed_round(cash_table, bets=["1000"], players_net="-1000")
     _close_tables()
     with pytest.raises(Refused) as refused:
-        services.gaming_day_close(
+        days.gaming_day_close(
             gaming_day=today(),
             actor=crew["duty"],
             waiver_reason="the count team is absent",
@@ -122,7 +122,7 @@ def test_a_waiver_needs_two_good_signatures(cash_table, crew, closed_round, seco
 def test_the_waiver_is_on_the_closed_days_report(client, cash_table, english_crew, closed_round):
     crew = english_crew
     closed_round(cash_table, bets=["1000"], players_net="-1000")
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     _close_tables()
@@ -166,7 +166,7 @@ def test_the_waiver_is_on_the_closed_days_report(client, cash_table, english_cre
 
 def test_a_closed_days_exceptions_leave_the_duty_home(client, cash_table, english_crew):
     crew = english_crew
-    services.slip_request(
+    slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     _close_tables()

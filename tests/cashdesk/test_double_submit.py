@@ -7,7 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from cashdesk import services
+from cashdesk import days, services
 from cashdesk.models import Resolution
 from tests.cashdesk.conftest import signed_by, today
 
@@ -24,7 +24,7 @@ def test_resolving_one_exception_twice_at_once_records_it_once(crew, table):
     def resolve():
         try:
             barrier.wait()
-            services.exception_resolve(
+            days.exception_resolve(
                 kind="drop",
                 object_id=drop.pk,
                 actor=crew["duty"],

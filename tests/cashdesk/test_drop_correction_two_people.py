@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from cashdesk import corrections, services
+from cashdesk import corrections, days, services
 from cashdesk.models import DropCount, GamingDayClose, Resolution
 from cashdesk.selectors import cash_report, open_exceptions
 from floor.errors import Refused
@@ -46,7 +46,7 @@ def _confirm(correction, actor, second, password=None):
 
 def _close(crew):
     Table.objects.update(status=Table.Status.CLOSED)
-    return services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    return days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
 
 
 def _open():

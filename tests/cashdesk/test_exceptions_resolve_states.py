@@ -7,7 +7,7 @@ entered or corrected the figure."""
 import pytest
 from django.urls import reverse
 
-from cashdesk import services
+from cashdesk import services, slips
 from cashdesk.models import CashIn, Resolution
 from cashdesk.selectors import exception_of, open_exceptions
 from floor.errors import Refused
@@ -155,18 +155,18 @@ def test_a_pit_desk_cash_in_waits_for_the_inspector_and_is_resolved_after(cash_t
 
 
 def test_a_slip_not_signed_by_all_cannot_be_resolved_a_voided_one_can(cash_table, crew):
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     for sign in (None, "issue", "void", None):
         if sign == "issue":
-            services.slip_issue(slip=slip, actor=crew["duty"])
+            slips.slip_issue(slip=slip, actor=crew["duty"])
         elif sign == "void":
-            services.slip_void(slip=slip, actor=crew["inspector"], reason="asked twice")
+            slips.slip_void(slip=slip, actor=crew["inspector"], reason="asked twice")
         with pytest.raises(Refused) as refused:
             resolve("slip", slip, crew["duty"], crew["pitboss"])
         assert refused.value.code == "waiting"
-    services.slip_void(slip=slip, actor=crew["duty"])
+    slips.slip_void(slip=slip, actor=crew["duty"])
     # The inspector asked for the slip: he entered its figure and does not sign it off.
     with pytest.raises(Refused) as author:
         resolve("slip", slip, crew["duty"], crew["inspector"])

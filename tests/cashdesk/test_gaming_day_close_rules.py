@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from cashdesk import services
+from cashdesk import days, services, slips
 from cashdesk.models import CashIn, GamingDayClose, RoundResult, Slip, Tip
 from floor.errors import Refused
 from floor.ledger import AuditEntry
@@ -61,10 +61,10 @@ def test_a_gaming_day_with_a_table_still_open_cannot_be_closed(client, cash_tabl
 
 def test_a_past_day_closes_while_todays_tables_are_open(cash_table, crew):
     _reopen_table(cash_table)  # opened today: none of yesterday's business
-    close = services.gaming_day_close(gaming_day=yesterday(), actor=crew["duty"])
+    close = days.gaming_day_close(gaming_day=yesterday(), actor=crew["duty"])
     assert close.gaming_day == yesterday()
     with pytest.raises(Refused) as refused:  # but today's day: the table is open
-        services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+        days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
     assert refused.value.code == "tables_open"
 
 
@@ -72,7 +72,7 @@ def test_only_the_duty_administrator_closes_a_day(cash_table, crew):
     _close_tables()
     for person in ("pitboss", "inspector", "dealer"):
         with pytest.raises(Exception) as refused:
-            services.gaming_day_close(gaming_day=today(), actor=crew[person])
+            days.gaming_day_close(gaming_day=today(), actor=crew[person])
         assert refused.value.code == "forbidden"
     assert not GamingDayClose.objects.exists()
 
@@ -95,7 +95,7 @@ def test_a_closed_days_figures_are_frozen_and_late_records_go_to_the_next_day(
     count_chips(cash_table, "closer", "48000")
     services.drop_enter(table=cash_table, gaming_day=today(), amount="2000", actor=crew["duty"])
     _close_tables()
-    services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
     client.force_login(crew["duty"])
     before = _report_csv(client, today())
 
@@ -109,7 +109,7 @@ def test_a_closed_days_figures_are_frozen_and_late_records_go_to_the_next_day(
     late_tip = services.tip_record(
         table=cash_table, actor=crew["dealer"], box=1, amount="100", note="a regular"
     )
-    late_slip = services.slip_request(
+    late_slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     late_round = closed_round(cash_table, bets=[500], players_net="-500")
@@ -137,13 +137,13 @@ def services_report(day):
 
 
 def test_a_closed_days_records_take_no_signature(cash_table, crew):
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
     _close_tables()
     waive(today(), crew["duty"], crew["pitboss"], reason="the fill was never needed")
     with pytest.raises(Refused) as refused:
-        services.slip_issue(slip=slip, actor=crew["duty"])
+        slips.slip_issue(slip=slip, actor=crew["duty"])
     assert refused.value.code == "day_closed"
     with pytest.raises(Refused):
         services.drop_enter(table=cash_table, gaming_day=today(), amount="10", actor=crew["duty"])
@@ -167,7 +167,7 @@ def _reopen(client, **fields):
 @pytest.fixture
 def closed_day(cash_table, english):
     _close_tables()
-    return services.gaming_day_close(gaming_day=today(), actor=english["duty"])
+    return days.gaming_day_close(gaming_day=today(), actor=english["duty"])
 
 
 @pytest.mark.parametrize(
@@ -227,7 +227,7 @@ def test_a_reopen_with_two_signatures_is_recorded_and_the_day_takes_records_agai
     services.cash_in_recount(cash_in=cash_in, actor=english["observer"], notes={"1000": 1})
     services.drop_enter(table=cash_table, gaming_day=today(), amount="1000", actor=english["duty"])
     _close_tables()
-    again = services.gaming_day_close(gaming_day=today(), actor=english["duty"])
+    again = days.gaming_day_close(gaming_day=today(), actor=english["duty"])
     assert GamingDayClose.objects.filter(gaming_day=today()).count() == 2
     assert list(GamingDayClose.objects.filter(reopened_at__isnull=True)) == [again]
 
@@ -236,7 +236,7 @@ def test_a_round_played_after_the_close_is_the_next_days(client, cash_table, cre
     from tests.game.conftest import Desk
 
     _close_tables()
-    services.gaming_day_close(gaming_day=today(), actor=crew["duty"])
+    days.gaming_day_close(gaming_day=today(), actor=crew["duty"])
     client.force_login(crew["duty"])
     before = _report_csv(client, today())
 

@@ -33,8 +33,8 @@ WIN_COLUMNS = [
 ]
 PLAY_COLUMNS = [
     "Rounds",
-    "Hands",
-    "Hands per hour",
+    "Boxes played",
+    "Boxes per hour",
     "Average bet",
     "Theoretical win",
     "Tips",

@@ -4,7 +4,7 @@ record that does not exist yet (the next id) would later hide a real mismatch si
 import pytest
 from django.urls import reverse
 
-from cashdesk import services
+from cashdesk import days, services
 from cashdesk.models import CashIn, DropCount, Resolution, Slip
 from cashdesk.selectors import open_exceptions
 from floor.errors import Refused
@@ -46,7 +46,7 @@ def test_the_next_cash_in_mismatch_stays_an_open_exception(cash_table, crew):
     future = _next_id(CashIn)
     for object_id in range(future, future + 20):  # the next ids, whatever the sequence
         with pytest.raises(Refused) as refused:
-            services.exception_resolve(
+            days.exception_resolve(
                 kind="cash_in", object_id=object_id, actor=crew["duty"], note="x"
             )
         assert refused.value.code == "no_exception"
@@ -75,7 +75,7 @@ def test_a_record_that_is_no_exception_cannot_be_resolved(client, cash_table, en
         table=cash_table, gaming_day=today(), amount="2000", actor=english["duty"]
     )
     with pytest.raises(Refused) as refused:
-        services.exception_resolve(kind="drop", object_id=drop.pk, actor=english["duty"], note="x")
+        days.exception_resolve(kind="drop", object_id=drop.pk, actor=english["duty"], note="x")
     assert refused.value.code == "no_exception"
     assert not Resolution.objects.exists()
 

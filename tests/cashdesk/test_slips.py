@@ -7,12 +7,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from cashdesk import services
+from cashdesk import slips
 from cashdesk.models import Slip
 
 
 def _request(table, crew, kind="fill", counts=None):
-    return services.slip_request(
+    return slips.slip_request(
         table=table,
         actor=crew["inspector"],
         kind=kind,
@@ -31,8 +31,8 @@ def test_slips_are_numbered_sequentially_per_kind_and_gaming_day(cash_table, cre
 
 def test_three_signatures_by_three_people(cash_table, crew):
     slip = _request(cash_table, crew)
-    slip = services.slip_issue(slip=slip, actor=crew["duty"])
-    slip = services.slip_receive(slip=slip, actor=crew["dealer"])
+    slip = slips.slip_issue(slip=slip, actor=crew["duty"])
+    slip = slips.slip_receive(slip=slip, actor=crew["dealer"])
     assert slip.complete
     assert (slip.requested_by, slip.issued_by, slip.received_by) == (
         crew["inspector"],
@@ -45,10 +45,10 @@ def test_a_step_cannot_be_signed_twice(cash_table, crew, make_user):
     from staff.roles import Role
 
     slip = _request(cash_table, crew)
-    services.slip_issue(slip=slip, actor=crew["duty"])
+    slips.slip_issue(slip=slip, actor=crew["duty"])
     other_duty = make_user("duty2", [Role.DUTY_ADMINISTRATOR])
     with pytest.raises(ValidationError):
-        services.slip_issue(slip=slip, actor=other_duty)
+        slips.slip_issue(slip=slip, actor=other_duty)
     slip.refresh_from_db()
     assert slip.issued_by == crew["duty"]
 
@@ -72,7 +72,7 @@ def test_one_person_cannot_sign_a_slip_twice(cash_table, crew, client):
 def test_received_only_after_issued(cash_table, crew):
     slip = _request(cash_table, crew)
     with pytest.raises(ValidationError):
-        services.slip_receive(slip=slip, actor=crew["dealer"])
+        slips.slip_receive(slip=slip, actor=crew["dealer"])
 
 
 def test_denomination_outside_the_chip_set_is_refused(cash_table, crew):
@@ -84,23 +84,23 @@ def test_denomination_outside_the_chip_set_is_refused(cash_table, crew):
 def test_void_needs_a_reason_and_two_different_people(cash_table, crew):
     slip = _request(cash_table, crew)
     with pytest.raises(ValidationError):
-        services.slip_void(slip=slip, actor=crew["inspector"], reason="  ")
-    slip = services.slip_void(slip=slip, actor=crew["inspector"], reason="wrong table")
+        slips.slip_void(slip=slip, actor=crew["inspector"], reason="  ")
+    slip = slips.slip_void(slip=slip, actor=crew["inspector"], reason="wrong table")
     assert slip.state == "void_pending" and not slip.voided
     with pytest.raises(ValidationError):
-        services.slip_void(slip=slip, actor=crew["inspector"])
-    slip = services.slip_void(slip=slip, actor=crew["duty"])
+        slips.slip_void(slip=slip, actor=crew["inspector"])
+    slip = slips.slip_void(slip=slip, actor=crew["duty"])
     assert slip.voided and slip.state == "voided"
     assert (slip.voided_by, slip.void_confirmed_by) == (crew["inspector"], crew["duty"])
     assert slip.counts == {"1000": 10, "500": 4} and slip.number == 1
     with pytest.raises(ValidationError):
-        services.slip_void(slip=slip, actor=crew["duty"])
+        slips.slip_void(slip=slip, actor=crew["duty"])
 
 
 def test_a_croupier_cannot_void(cash_table, crew):
     slip = _request(cash_table, crew)
     with pytest.raises(ValidationError):
-        services.slip_void(slip=slip, actor=crew["dealer"], reason="x")
+        slips.slip_void(slip=slip, actor=crew["dealer"], reason="x")
 
 
 def test_signed_records_cannot_be_edited_in_the_admin(client, cash_table, crew, make_user):

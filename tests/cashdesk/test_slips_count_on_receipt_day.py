@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from cashdesk import services
+from cashdesk import slips
 from cashdesk.gaming import day_window
 from cashdesk.selectors import cash_report, inventory_checks, records, shift_report
 from tests.cashdesk.conftest import today, yesterday
@@ -22,15 +22,15 @@ def test_a_fill_requested_yesterday_and_received_today_counts_today(
     late_yesterday = day_window(yesterday())[1] - dt.timedelta(minutes=30)
     real_now = timezone.now
     monkeypatch.setattr(timezone, "now", lambda: late_yesterday)
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="fill", counts_by_denomination={"100": 5}
     )
-    services.slip_issue(slip=slip, actor=crew["duty"])
+    slips.slip_issue(slip=slip, actor=crew["duty"])
     monkeypatch.setattr(timezone, "now", real_now)
     assert slip.gaming_day == yesterday()  # its number is of the day it was asked for
 
     count_chips(cash_table, "opener", "50000", at=timezone.now() - dt.timedelta(minutes=2))
-    services.slip_receive(slip=slip, actor=crew["dealer"])
+    slips.slip_receive(slip=slip, actor=crew["dealer"])
     count_chips(cash_table, "closer", "50500", at=timezone.now() + dt.timedelta(seconds=1))
 
     assert cash_report(first=yesterday(), last=yesterday())["total"].fills == 0
@@ -45,10 +45,10 @@ def test_a_fill_requested_yesterday_and_received_today_counts_today(
 
 
 def test_a_credit_received_the_same_day_counts_that_day(cash_table, crew):
-    slip = services.slip_request(
+    slip = slips.slip_request(
         table=cash_table, actor=crew["inspector"], kind="credit", counts_by_denomination={"500": 2}
     )
-    services.slip_issue(slip=slip, actor=crew["duty"])
+    slips.slip_issue(slip=slip, actor=crew["duty"])
     assert cash_report(first=today(), last=today())["total"].credits == 0  # not received yet
-    services.slip_receive(slip=slip, actor=crew["observer"])
+    slips.slip_receive(slip=slip, actor=crew["observer"])
     assert cash_report(first=today(), last=today())["total"].credits == Decimal(1000)

@@ -8,6 +8,14 @@ import pathlib
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 APPS = ["floor", "staff", "tables", "cashdesk", "game"]
 
+# Write paths outside a services module (split out of one to keep it short).
+WRITE_MODULES = {
+    "game/configuration.py",
+    "staff/replacements.py",
+    "cashdesk/slips.py",
+    "cashdesk/days.py",
+    "cashdesk/corrections.py",
+}
 # Modules not converted yet, with the reason.
 PENDING: dict[str, str] = {}
 
@@ -16,7 +24,7 @@ def _service_modules():
     for app in APPS:
         for path in (ROOT / app).rglob("*.py"):
             relative = path.relative_to(ROOT).as_posix()
-            if "/services" in relative or relative == "game/configuration.py":
+            if "/services" in relative or relative in WRITE_MODULES:
                 yield relative, path
 
 

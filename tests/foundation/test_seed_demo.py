@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from game.configuration import house_edge
-from staff import selectors
+from staff import replacements, selectors
 from staff import services as staff_services
 from staff.models import TableAssignment, User
 from staff.roles import Role, TableRole
@@ -154,12 +154,10 @@ def test_a_replacement_can_be_approved_as_seeded(db, debug_on):
     assert [u.username for u in selectors.replacement_candidates(role="observing_croupier")] == [
         "observer2"
     ]
-    request = staff_services.replacement_request(
+    request = replacements.replacement_request(
         table=table, role=TableRole.DEALING_CROUPIER, reason="Tired", requested_by=inspector
     )
-    staff_services.replacement_approve(
-        request_id=request.pk, decided_by=duty, replacement=spares[0]
-    )
+    replacements.replacement_approve(request_id=request.pk, decided_by=duty, replacement=spares[0])
     assert selectors.table_staff(table=table)[TableRole.DEALING_CROUPIER].username == "dealer2"
 
 

@@ -197,19 +197,19 @@ def test_compiled_catalogue_matches_the_po(language):
 @pytest.mark.parametrize(
     ("n", "expected"),
     [
-        (1, "1 замечание наблюдающего крупье"),
-        (3, "3 замечания наблюдающего крупье"),
-        (5, "5 замечаний наблюдающего крупье"),
-        (11, "11 замечаний наблюдающего крупье"),
-        (21, "21 замечание наблюдающего крупье"),
-        (24, "24 замечания наблюдающего крупье"),
+        (1, "1 открытое оповещение"),
+        (3, "3 открытых оповещения"),
+        (5, "5 открытых оповещений"),
+        (11, "11 открытых оповещений"),
+        (21, "21 открытое оповещение"),
+        (24, "24 открытых оповещения"),
     ],
 )
 def test_russian_plurals_are_served_in_three_forms(n, expected):
     with translation.override("ru"):
-        text = translation.ngettext(
-            "%(counter)s note from the observer", "%(counter)s notes from the observer", n
-        ) % {"counter": n}
+        text = translation.ngettext("%(counter)s open alert", "%(counter)s open alerts", n) % {
+            "counter": n
+        }
     assert text == expected
 
 

@@ -24,7 +24,7 @@ from game.models import RatingSession
 from game.publish import render_fragment, table_view
 from game.selectors import boards_forget
 from game.templatetags.live import box_cache_clear
-from staff import services as staff_services
+from staff import replacements
 from staff.roles import Role, TableRole
 from tables.services import alert_acknowledge
 from tests.desk import Desk, current_round
@@ -176,11 +176,11 @@ def money_staff_and_alerts(screens, table, crew, spare):
     screens.check("alert raised")
     alert_acknowledge(alert_id=alert.pk, by=inspector, note="Seen to")
     screens.check("alert acknowledged")
-    request = staff_services.replacement_request(
+    request = replacements.replacement_request(
         table=table, role=TableRole.OBSERVING_CROUPIER, reason="Tired", requested_by=inspector
     )
     screens.check("replacement requested")
-    staff_services.replacement_approve(
+    replacements.replacement_approve(
         request_id=request.pk, decided_by=crew["duty"], replacement=spare
     )
     screens.check("replacement approved and handed over")

@@ -96,7 +96,14 @@ POST_ONLY = {
     "cashdesk:slip_void": ({"table_id": "T"}, {"inspector": 400, "duty": 400}),
     "tables:alert_acknowledge": ({}, {"inspector": 400, "duty": 400}),
 }
-PUBLIC = {"staff:login", "staff:pin_login", "staff:logout", "staff:language", "set_language"}
+PUBLIC = {
+    "staff:login",
+    "staff:pin_login",
+    "staff:logout",
+    "staff:language",
+    "set_language",
+    "floor:favicon",  # a redirect to the static icon, for anyone
+}
 # Operations endpoints: answered by the client's network, not by role
 # (tests/floor/test_ops_endpoints.py).
 OPS = {"floor:healthz", "floor:metrics"}

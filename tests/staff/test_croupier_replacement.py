@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from staff import services
+from staff import replacements, services
 from staff.models import ReplacementRequest
 from staff.roles import Role, TableRole
 from staff.selectors import table_staff
@@ -33,7 +33,7 @@ def spare(make_user):
 
 
 def _request(crew, table, reason="Slow and makes payout errors"):
-    return services.replacement_request(
+    return replacements.replacement_request(
         table=table,
         role=TableRole.DEALING_CROUPIER,
         reason=reason,
@@ -45,7 +45,7 @@ def test_approved_with_no_round_open_hands_over_at_once(crew, table, spare, deal
     request = _request(crew, table)
     assert request.status == "requested"
     assert request.current_person == crew["dealer"]
-    decided = services.replacement_approve(
+    decided = replacements.replacement_approve(
         request_id=request.pk, decided_by=crew["duty"], replacement=spare, note="Take a break"
     )
     assert decided.status == "done"
@@ -60,7 +60,7 @@ def test_approved_during_a_round_hands_over_when_the_round_closes(crew, table, s
     dealer_desk.ok("close-bets")
     dealer_desk.cards("Th", "6d", "9c")
     request = _request(crew, table)
-    decided = services.replacement_approve(
+    decided = replacements.replacement_approve(
         request_id=request.pk, decided_by=crew["duty"], replacement=spare
     )
     assert decided.status == "approved"
@@ -80,7 +80,9 @@ def test_approved_during_a_round_hands_over_when_the_round_closes(crew, table, s
 def test_a_voided_round_is_a_boundary_too(crew, table, spare, dealer_desk, inspector_desk):
     dealer_desk.start_round({1: 100})
     request = _request(crew, table)
-    services.replacement_approve(request_id=request.pk, decided_by=crew["duty"], replacement=spare)
+    replacements.replacement_approve(
+        request_id=request.pk, decided_by=crew["duty"], replacement=spare
+    )
     inspector_desk.ok("void", reason="Misdeal")
     request.refresh_from_db()
     assert request.status == "done"
@@ -90,8 +92,8 @@ def test_a_voided_round_is_a_boundary_too(crew, table, spare, dealer_desk, inspe
 def test_rejected_with_a_note_changes_nothing_at_the_table(crew, table):
     request = _request(crew, table)
     with pytest.raises(ValidationError):
-        services.replacement_reject(request_id=request.pk, decided_by=crew["duty"], note=" ")
-    services.replacement_reject(
+        replacements.replacement_reject(request_id=request.pk, decided_by=crew["duty"], note=" ")
+    replacements.replacement_reject(
         request_id=request.pk, decided_by=crew["duty"], note="No one free this hour"
     )
     request.refresh_from_db()
@@ -101,14 +103,14 @@ def test_rejected_with_a_note_changes_nothing_at_the_table(crew, table):
 
 def test_deciding_twice_is_refused_and_changes_nothing(crew, table, spare, make_user):
     request = _request(crew, table)
-    services.replacement_reject(request_id=request.pk, decided_by=crew["duty"], note="Not now")
+    replacements.replacement_reject(request_id=request.pk, decided_by=crew["duty"], note="Not now")
     other_duty = make_user("duty2", [Role.DUTY_ADMINISTRATOR])
     with refused("already_decided"):
-        services.replacement_approve(
+        replacements.replacement_approve(
             request_id=request.pk, decided_by=other_duty, replacement=spare
         )
     with refused("already_decided"):
-        services.replacement_reject(request_id=request.pk, decided_by=other_duty, note="x")
+        replacements.replacement_reject(request_id=request.pk, decided_by=other_duty, note="x")
     request.refresh_from_db()
     assert request.status == "rejected" and request.decided_by == crew["duty"]
     assert request.decision_note == "Not now" and request.replacement is None
@@ -132,13 +134,13 @@ def test_the_replacement_must_hold_the_role_and_be_free(crew, table, make_user, 
     request = _request(crew, table)
     observer_only = make_user("observer2", [Role.OBSERVING_CROUPIER])
     with refused("role_missing"):
-        services.replacement_approve(
+        replacements.replacement_approve(
             request_id=request.pk, decided_by=crew["duty"], replacement=observer_only
         )
     busy = make_user("busy", [Role.DEALING_CROUPIER])
     services.assignment_start(table=make_table(2), user=busy, role=TableRole.DEALING_CROUPIER)
     with refused("busy"):
-        services.replacement_approve(
+        replacements.replacement_approve(
             request_id=request.pk, decided_by=crew["duty"], replacement=busy
         )
     request.refresh_from_db()
@@ -149,13 +151,13 @@ def test_only_the_tables_inspector_requests_and_only_the_duty_administrator_deci
     client_en, crew, table, spare, make_user, make_table
 ):
     with pytest.raises(ValidationError):
-        services.replacement_request(
+        replacements.replacement_request(
             table=table, role="dealing_croupier", reason="x", requested_by=crew["dealer"]
         )
     other_inspector = make_user("inspector2", [Role.INSPECTOR])
     services.assignment_start(table=make_table(2), user=other_inspector, role=TableRole.INSPECTOR)
     with pytest.raises(ValidationError):
-        services.replacement_request(
+        replacements.replacement_request(
             table=table, role="dealing_croupier", reason="x", requested_by=other_inspector
         )
     client_en.force_login(other_inspector)
@@ -165,7 +167,7 @@ def test_only_the_tables_inspector_requests_and_only_the_duty_administrator_deci
 
     request = _request(crew, table)
     with pytest.raises(ValidationError):
-        services.replacement_approve(
+        replacements.replacement_approve(
             request_id=request.pk, decided_by=crew["inspector"], replacement=spare
         )
     client_en.force_login(crew["inspector"])
@@ -192,9 +194,11 @@ def test_history_is_kept_for_the_duty_administrator_and_the_inspector(
     client_en, crew, table, spare
 ):
     first = _request(crew, table, reason="Reason one")
-    services.replacement_reject(request_id=first.pk, decided_by=crew["duty"], note="No")
+    replacements.replacement_reject(request_id=first.pk, decided_by=crew["duty"], note="No")
     second = _request(crew, table, reason="Reason two")
-    services.replacement_approve(request_id=second.pk, decided_by=crew["duty"], replacement=spare)
+    replacements.replacement_approve(
+        request_id=second.pk, decided_by=crew["duty"], replacement=spare
+    )
     for person in ("duty", "inspector"):
         client_en.force_login(crew[person])
         page = client_en.get(reverse("staff:replacements")).content.decode()

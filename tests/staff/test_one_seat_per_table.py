@@ -13,7 +13,7 @@ from django.utils import timezone, translation
 
 from floor.alerts import alert_raise
 from floor.models import Alert
-from staff import seats
+from staff import replacements, seats
 from staff import services as staff_services
 from staff.models import TableAssignment
 from staff.roles import Role, TableRole
@@ -100,7 +100,7 @@ def test_the_staff_board_shows_the_refusal(crew, table, versatile, client):
 
 
 def test_a_replacement_who_inspects_the_table_is_refused_at_the_approval(crew, table, versatile):
-    request = staff_services.replacement_request(
+    request = replacements.replacement_request(
         table=table,
         role=TableRole.DEALING_CROUPIER,
         reason="Slow",
@@ -111,7 +111,7 @@ def test_a_replacement_who_inspects_the_table_is_refused_at_the_approval(crew, t
     )
 
     with pytest.raises(ValidationError) as refused:
-        staff_services.replacement_approve(
+        replacements.replacement_approve(
             request_id=request.pk, decided_by=crew["duty"], replacement=versatile
         )
 

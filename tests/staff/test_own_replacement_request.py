@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from staff import services
+from staff import replacements, services
 from staff.models import ReplacementRequest
 from staff.roles import Role, TableRole
 from staff.selectors import table_staff
@@ -28,14 +28,16 @@ def spare(make_user):
 
 @pytest.fixture
 def own_request(both, table):
-    return services.replacement_request(
+    return replacements.replacement_request(
         table=table, role=TableRole.DEALING_CROUPIER, reason="Slow", requested_by=both
     )
 
 
 def test_he_cannot_approve_his_own_request(both, own_request, spare, crew, table):
     with pytest.raises(ValidationError) as refusal:
-        services.replacement_approve(request_id=own_request.pk, decided_by=both, replacement=spare)
+        replacements.replacement_approve(
+            request_id=own_request.pk, decided_by=both, replacement=spare
+        )
 
     assert refusal.value.code == "own_request"
     own_request.refresh_from_db()
@@ -46,7 +48,7 @@ def test_he_cannot_approve_his_own_request(both, own_request, spare, crew, table
 
 def test_he_cannot_reject_his_own_request(both, own_request):
     with pytest.raises(ValidationError) as refusal:
-        services.replacement_reject(request_id=own_request.pk, decided_by=both, note="No")
+        replacements.replacement_reject(request_id=own_request.pk, decided_by=both, note="No")
 
     assert refusal.value.code == "own_request"
     own_request.refresh_from_db()
@@ -68,7 +70,7 @@ def test_the_screen_refuses_it_with_a_clear_message(client_en, both, own_request
 
 
 def test_another_duty_administrator_decides_it(both, own_request, spare, crew, table):
-    decided = services.replacement_approve(
+    decided = replacements.replacement_approve(
         request_id=own_request.pk, decided_by=crew["duty"], replacement=spare
     )
 
