@@ -21,7 +21,7 @@ def fill(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [
         ("game", "0008_ledger_keys_and_chained_figures"),
-        ("tables", "0013_table_cut_window"),
+        ("tables", "0014_table_cut_window"),
     ]
 
     operations = [migrations.RunPython(fill, migrations.RunPython.noop)]

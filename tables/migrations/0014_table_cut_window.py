@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0012_reservation_renewal'),
+        ('tables', '0013_reservation_renewal'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('cashdesk', '0013_chain_existing_round_results'),
+        ('cashdesk', '0014_alter_cashin_status'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0011_chain_existing_chip_counts'),
+        ('tables', '0012_alter_table_status'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
