@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from floor.alerts import alert_raise
-from staff import services as staff_services
+from staff import replacements as staff_services
 from staff.roles import TableRole
 from tests.browser.screens import SIZES, assert_accessible, assert_in_view, look
 from tests.browser.tablet import sign_in_with_password

@@ -159,6 +159,16 @@ def test_the_rated_players_open_over_the_table_and_move_nothing(new_page, crew, 
     before = [s.bounding_box() for s in stakes]
     assert_all_seen(page, '[data-testid^="bet-form-"]', at_least=7, what="a box's bet form")
     assert_controls_at_least(page, 48)
+    # the table's limits, the stake field's hint, are read whole (not cut by the field)
+    cut = page.locator('[data-testid^="stake-"]').evaluate_all(
+        """els => els.filter(el => {
+          const s = getComputedStyle(el), ctx = document.createElement("canvas").getContext("2d");
+          ctx.font = s.font;
+          const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+          return ctx.measureText(el.placeholder).width > room;
+        }).map(el => el.dataset.testid + " «" + el.placeholder + "»")"""
+    )
+    assert not cut, f"the stake hint is cut off: {cut}"
     page.get_by_test_id("rated-open").click()
     for seat in ("1", "2"):
         assert_all_seen(page, f'[data-testid="rated-{seat}"]', what=f"the row of seat {seat}")

@@ -188,3 +188,9 @@ def test_the_favicon_is_served(client):
     response = client.get("/favicon.ico")
     assert response.status_code == 301 and response["Location"].endswith("favicon.svg")
     assert client.get(response["Location"]).status_code == 200
+
+
+def test_the_players_pages_are_not_named_after_the_players_turn(crew, table):
+    page = _page(crew["inspector"], reverse("game:inspector_home"), "ru")
+    link = page.split('data-testid="players-link">')[1].split("<")[0]
+    assert link == "Игроки"  # not "Ход игроков", the round's phase
