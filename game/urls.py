@@ -1,7 +1,9 @@
 from django.urls import path
 
 import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
-from game import config_views, player_views, replay_views, views
+from game import config_views, views
+from game.players import views as player_views
+from game.replay import views as replay_views
 
 app_name = "game"
 urlpatterns = [

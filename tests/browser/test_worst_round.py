@@ -178,3 +178,36 @@ def test_the_rated_players_open_over_the_table_and_move_nothing(new_page, crew, 
     look(page, f"rated-drawer-{size}")
     page.get_by_test_id("rated-open").click()
     assert_all_seen(page, '[data-testid^="bet-form-"]', at_least=7, what="a box's bet form")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_prompt_leaves_the_bets_and_its_own_controls_in_view(new_page, crew, table, size):
+    """The newcomer's consent prompt (a newcomer on a free box) and an observer's note
+    between the bets: every bet form, the prompt's fields and "bets closed" stay in view."""
+    desk = Desk(table, crew["dealer"])
+    desk.start_round({1: 100, 3: 100})
+    desk.ok("close-bets")
+    desk.cards("Th", "9c", "5d", "9h", "Tc")  # box 1: 19, box 3: 19; dealer 5
+    desk.ok("stand")
+    desk.ok("stand")
+    desk.cards("Kd", "4s")  # dealer 19: pushes
+    desk.ok("confirm-settlement")
+    desk.ok("open-round")
+    for box, seat in ((1, "P1"), (3, "P3"), (5, "N5"), (6, "N6")):
+        desk.ok("bet", box=box, seat=seat, stake="100")
+    Desk(table, crew["observer"]).ok("flag", note="Box 3 was paid twice last round")
+    page = new_page(viewport=SIZES[size])
+    sign_in_with_pin(page, "dealer")
+    expect(page.get_by_test_id("newcomer-prompt")).to_be_visible()
+    assert_no_page_scroll(page)
+    assert_all_seen(page, '[data-testid^="bet-form-"] button', at_least=7, what="a Bet button")
+    assert_all_seen(
+        page,
+        '[data-testid^="newcomer-refused-"] input:not([type=hidden])',
+        at_least=4,
+        what="a field",
+    )
+    assert_all_seen(page, '[data-testid="close-bets"]', what="bets closed")
+    assert_all_seen(page, '[data-testid="flag"]', what="the observer's note")
+    assert_controls_at_least(page, 48)
+    look(page, f"tablet-{size}-newcomer-prompt")

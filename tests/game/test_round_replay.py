@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from floor.alerts import alert_raise
 from floor.models import Alert
-from game import replay_views
 from game.models import Round, RoundEvent
 from game.replay import replay_steps
+from game.replay import views as replay_views
 from game.selectors import rounds_search
 from tables.models import Table
 from tests.game.conftest import current_round
