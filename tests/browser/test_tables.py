@@ -37,9 +37,17 @@ def test_pit_boss_opens_a_table_end_to_end(new_page, crew, table):
     page.get_by_test_id("do-chip_float").click()
     expect(page.get_by_test_id("done-chip_float")).to_contain_text("Pitboss")
     page.get_by_test_id("decks").fill("6")
-    page.get_by_test_id("spread-checked").check()
     page.get_by_test_id("do-cards").click()
-    for step in ("shuffled", "cut", "cut_card", "shoe_loaded", "sign_out"):
+    # the cards in the procedure's order (docs/sources.md#opening-procedure)
+    for step in ("spread_checked", "turned", "mixed", "shuffled", "cut", "cut_card"):
+        if step == "cut":
+            page.get_by_test_id("cut-at").fill("150")
+        if step == "cut_card":
+            page.get_by_test_id("cards-behind-cut").fill("90")
+        page.get_by_test_id(f"do-{step}").click()
+        expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
+    expect(page.get_by_test_id("done-cut_card")).to_contain_text("90")
+    for step in ("shoe_loaded", "sign_out"):
         page.get_by_test_id(f"do-{step}").click()
         expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
     page.get_by_test_id("seal").fill("S-4411")
