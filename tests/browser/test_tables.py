@@ -46,7 +46,7 @@ def test_pit_boss_opens_a_table_end_to_end(new_page, crew, table):
             page.get_by_test_id("cards-behind-cut").fill("90")
         page.get_by_test_id(f"do-{step}").click()
         expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
-    expect(page.get_by_test_id("done-cut_card")).to_contain_text("90")
+    expect(page.get_by_test_id("step-cut_card")).to_contain_text("90")
     for step in ("shoe_loaded", "sign_out"):
         page.get_by_test_id(f"do-{step}").click()
         expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
