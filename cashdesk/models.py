@@ -120,11 +120,11 @@ class CashIn(Chained):
 
 
 class CashInRegistration(Chained):
-    """The inspector's confirmation that he took a cash-in to the pit cash desk
-    (docs/sources.md#inspector-registers-cash: the cash goes «в кассу игрового зала через
-    инспектора», who registers every cash-in): one tap, his name and the time. The dealer gives
-    the chips after it; a pit-desk cash-in without it stays an open exception of the shift.
-    Append-only."""
+    """The inspector's registration of a cash-in (docs/sources.md#inspector-registers-cash:
+    «постоянная регистрация наличных денег, поступающих на стол»): one tap, his name and
+    the time, for every cash-in; for one going to the pit cash desk it also says he took the
+    notes there («через инспектора») — the dealer gives the chips after it, and without it
+    the cash-in stays an open exception of the shift. Append-only."""
 
     cash_in = models.OneToOneField(
         CashIn, on_delete=models.PROTECT, related_name="registration", verbose_name=_("cash-in")
@@ -147,6 +147,36 @@ class CashInRegistration(Chained):
 
     def __str__(self) -> str:
         return f"{self.cash_in_id}: {self.registered_at:%H:%M:%S}"
+
+
+class CashInChipsGiven(Chained):
+    """The dealing croupier gave the player the chips for a cash-in
+    (docs/sources.md#cash-in: «после чего крупье выдает чипы»): only after the observing
+    croupier recounted the notes and dropped them into the table's cash box — or the
+    inspector took them to the pit cash desk. His name and the time; once per cash-in.
+    Append-only."""
+
+    cash_in = models.OneToOneField(
+        CashIn, on_delete=models.PROTECT, related_name="chips_given", verbose_name=_("cash-in")
+    )
+    given_by = models.ForeignKey(
+        USER, on_delete=models.PROTECT, related_name="+", verbose_name=_("chips given by")
+    )
+    given_at = models.DateTimeField(_("chips given at"))
+
+    audit_fields = ("cash_in", "given_by", "given_at")
+    audit_day_field = "given_at"
+
+    class Meta:
+        verbose_name = _("chips given for a cash-in")
+        verbose_name_plural = _("chips given for cash-ins")
+        indexes = [models.Index(fields=["audit_chain", "audit_seq"], name="cashinchips_audit_link")]
+
+    def audit_chain_of(self):
+        return self.cash_in.audit_chain_of()
+
+    def __str__(self) -> str:
+        return f"{self.cash_in_id}: {self.given_at:%H:%M:%S}"
 
 
 class CashInCorrection(Chained):

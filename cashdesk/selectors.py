@@ -920,7 +920,9 @@ def table_records(*, table: Table, gaming_day: dt.date) -> dict:
     """The inspector's register for one table and gaming day."""
     return {
         "cash_ins": CashIn.objects.filter(table=table, gaming_day=gaming_day)
-        .select_related("entered_by", "recounted_by", "registration__registered_by")
+        .select_related(
+            "entered_by", "recounted_by", "registration__registered_by", "chips_given__given_by"
+        )
         .prefetch_related(
             Prefetch(
                 "corrections",
@@ -957,6 +959,8 @@ def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict
         n=Count("pk"),
         # pit-desk cash-ins the inspector has not confirmed yet
         # (docs/sources.md#inspector-registers-cash)
+        # every cash-in the inspector has not registered yet
+        to_register=Count("pk", filter=Q(registration__isnull=True)),
         to_confirm=Count(
             "pk",
             filter=Q(destination=CashIn.Destination.PIT_CASH_DESK, registration__isnull=True),
@@ -969,6 +973,7 @@ def table_shift_totals(*, table: Table, gaming_day: dt.date, shift: int) -> dict
         "cash_ins": _q(cash["s"]),
         "cash_in_count": cash["n"],
         "cash_ins_to_confirm": cash["to_confirm"],
+        "cash_ins_to_register": cash["to_register"],
         "tips": _q(tips["s"]),
     }
 

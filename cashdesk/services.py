@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
 from cashdesk.models import (
     CashIn,
+    CashInChipsGiven,
     CashInRegistration,
     DropCount,
     GamingDayClose,
@@ -265,26 +266,72 @@ def cash_in_recount(*, cash_in: CashIn, actor, notes: dict) -> CashIn:
 
 
 def cash_in_inspector_confirm(*, cash_in: CashIn, actor) -> CashInRegistration:
-    """The inspector's one tap: he took this cash-in to the pit cash desk
-    (docs/sources.md#inspector-registers-cash, docs/sources.md#cash-in). Only a cash-in going to
-    the pit cash desk; once."""
+    """The inspector registers a cash-in: one tap, his name and the time, for every cash-in
+    that reaches the table (docs/sources.md#inspector-registers-cash) — for one going to the
+    pit cash desk it also says he took the notes there (docs/sources.md#cash-in). Once."""
     _require_table_act("cashdesk.cash_in_confirm", actor, cash_in.table)
     with transaction.atomic():
         row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
         _require_day_open(row.gaming_day)
-        if row.destination != CashIn.Destination.PIT_CASH_DESK:
-            raise Refused(
-                "not_through_inspector",
-                _("This cash-in went into the table's cash box: nothing to take to the desk."),
-            )
         if CashInRegistration.objects.filter(cash_in=row).exists():
-            raise Refused("signed", _("This cash-in is already confirmed."))
+            raise Refused("signed", _("This cash-in is already registered."))
         registration = CashInRegistration(
             cash_in=row, registered_by=actor, registered_at=timezone.now()
         )
         _save(registration)
         table_changed(row.table_id, duty=True)
     return registration
+
+
+def cash_in_chips_give(*, cash_in: CashIn, actor) -> CashInChipsGiven:
+    """The dealing croupier gives the player the chips for his cash (docs/sources.md#cash-in:
+    the notes are recounted by the observing croupier and dropped into the cash box, «после
+    чего крупье выдает чипы»): refused before the recount (``chips_before_recount``), after
+    a recount that differs until a correction of it is confirmed (``chips_after_mismatch``),
+    and — for a cash-in going to the pit cash desk — before the inspector took the notes
+    (``chips_before_inspector``); once (``chips_given``)."""
+    _require_table_act("cashdesk.cash_in_chips", actor, cash_in.table)
+    with transaction.atomic():
+        row = CashIn.objects.select_for_update().get(pk=cash_in.pk)
+        _require_day_open(row.gaming_day)
+        _chips_may_be_given(row)
+        given = CashInChipsGiven(cash_in=row, given_by=actor, given_at=timezone.now())
+        _save(given)
+        table_changed(row.table_id, duty=True)
+    return given
+
+
+def _chips_may_be_given(row: CashIn) -> None:
+    if CashInChipsGiven.objects.filter(cash_in=row).exists():
+        raise Refused("chips_given", _("The chips for this cash-in are already given."))
+    if row.status == CashIn.Status.AWAITING_RECOUNT:
+        raise Refused(
+            "chips_before_recount",
+            _(
+                "Not yet: the observing croupier recounts the notes and drops them into the "
+                "cash box first; then give the chips."
+            ),
+        )
+    if (
+        row.status == CashIn.Status.MISMATCH
+        and not row.corrections.filter(confirmed_by__isnull=False).exists()
+    ):
+        raise Refused(
+            "chips_after_mismatch",
+            _(
+                "The recount differs from the entry: no chips until the inspector or the duty "
+                "administrator corrects the amount and a second person confirms it."
+            ),
+        )
+    unregistered = not CashInRegistration.objects.filter(cash_in=row).exists()
+    if row.destination == CashIn.Destination.PIT_CASH_DESK and unregistered:
+        raise Refused(
+            "chips_before_inspector",
+            _(
+                "Not yet: the inspector takes the notes to the pit cash desk and confirms "
+                "first; then give the chips."
+            ),
+        )
 
 
 def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:

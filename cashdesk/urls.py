@@ -22,6 +22,7 @@ urlpatterns = [
     path("tables/<id:table_id>/tip/", views.tip, name="tip"),
     path("tables/<id:table_id>/recount/", views.recount, name="recount"),
     path("tables/<id:table_id>/cash-in/confirm/", views.cash_in_confirm, name="cash_in_confirm"),
+    path("tables/<id:table_id>/cash-in/chips/", views.cash_in_chips, name="cash_in_chips"),
     path("tables/<id:table_id>/cash-in/correct/", views.cash_in_correct, name="cash_in_correct"),
     path(
         "tables/<id:table_id>/chip-count/correct/",

@@ -294,9 +294,27 @@ def recount(request, table, table_role):
 
 
 @require_POST
+@table_required("cashdesk.cash_in_chips")
+def cash_in_chips(request, table, table_role):
+    """The dealer gave the chips for a cash-in, after its recount and drop
+    (docs/sources.md#cash-in)."""
+    return _act(
+        request,
+        table,
+        table_role,
+        forms.CashInConfirmForm(request.POST),
+        "cash_in_chips",
+        lambda data: services.cash_in_chips_give(
+            cash_in=_object(CashIn, table, data["cash_in"]), actor=request.user
+        ),
+        _("Chips given: recorded."),
+    )
+
+
+@require_POST
 @table_required("cashdesk.cash_in_confirm")
 def cash_in_confirm(request, table, table_role):
-    """The inspector's one tap: the pit-desk cash-in is taken
+    """The inspector's one tap: he registers a cash-in (and takes a pit-desk one there)
     (docs/sources.md#inspector-registers-cash)."""
     return _act(
         request,
@@ -307,7 +325,7 @@ def cash_in_confirm(request, table, table_role):
         lambda data: services.cash_in_inspector_confirm(
             cash_in=_object(CashIn, table, data["cash_in"]), actor=request.user
         ),
-        _("Cash-in confirmed: the dealer gives the chips."),
+        _("Cash-in registered."),
     )
 
 

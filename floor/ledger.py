@@ -1,8 +1,9 @@
 """The tamper-evident record: hash chains over every record a figure is made of.
 
 Every chained record (a model deriving from :class:`Chained`: ``game.RoundEvent``,
-``tables.ChipCount``, and ``CashIn``, ``CashInRegistration``, ``CashInCorrection``, ``Tip``,
-``Slip``, ``DropCount``, ``RoundResult``, ``Resolution``, ``GamingDayClose`` of the cash desk)
+``tables.ChipCount``, and ``CashIn``, ``CashInRegistration``, ``CashInChipsGiven``,
+``CashInCorrection``, ``Tip``, ``Slip``, ``DropCount``, ``RoundResult``, ``Resolution``,
+``GamingDayClose`` of the cash desk)
 is a link of one chain from its creation: it carries its chain, its position, the previous
 link's hash, its own hash — an HMAC-SHA256 of all that and of its recorded values
 (``audit_fields``, a fixed list per model) — and the id of the key that made the MAC

@@ -23,6 +23,7 @@ COMMAND_ACTS = {
     "flag-seen": "game.flag_seen",
     "reserve": "game.reserve",
     "release": "game.reserve",
+    "renew-reservation": "game.renew_reservation",
     # Rated play (game.players): either croupier of the table seats a player and sees him leave.
     "player-in": "game.seat_player",
     "player-out": "game.seat_player",

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from floor.changes import table_changed
 from floor.errors import Refused
+from game.cuts import cut_limits
 from game.engine import PRESETS, Rules, RulesError
 from game.engine.strategy import theoretical_edge
 from game.rule_fields import refusal_text
@@ -63,9 +64,17 @@ def house_edge(rules) -> Decimal | None:
 
 
 def rule_facts(rules) -> dict:
-    """What ``tables`` keeps of a rule set (it cannot ask the engine): its number of decks
-    and its house edge. Raises ``RulesError`` for a rule set the engine refuses."""
-    return {"decks": Rules.from_json(rules or "standard").decks, "house_edge": house_edge(rules)}
+    """What ``tables`` keeps of a rule set (it cannot ask the engine): its number of decks,
+    its house edge and where its cut card goes (docs/sources.md#cut-card-position). Raises
+    ``RulesError`` for a rule set the engine refuses."""
+    parsed = Rules.from_json(rules or "standard")
+    least, most = cut_limits(parsed.decks, parsed.cut_card)
+    return {
+        "decks": parsed.decks,
+        "house_edge": house_edge(rules),
+        "cut_least": least,
+        "cut_most": most,
+    }
 
 
 def preset_edges() -> list[tuple[str, Decimal]]:
@@ -106,7 +115,8 @@ def table_configure(*, table: Table, changed_by, **fields) -> TableChange | None
         except RulesError as error:
             raise ValidationError({"rules": refusal_text(error)}, code="bad_rules")
         # Kept on the table for the layers below the engine (the opening checklist).
-        table.decks, table.house_edge = facts["decks"], facts["house_edge"]
+        for name, value in facts.items():
+            setattr(table, name, value)
         table_validate_chips(table=table)
         table.full_clean()
         table.save()

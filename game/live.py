@@ -61,6 +61,9 @@ TABLE_COMMANDS = {
 }
 COMMANDS = frozenset(ENGINE_COMMANDS) | TABLE_COMMANDS
 
+# The players' decisions on a hand (a hit is a card while the hand's decision is awaited).
+DECISIONS = ("stand", "double", "split")
+
 # Engine events that pay a box at once, before the round is settled (the tablet lists them).
 PAID_AT_ONCE = ("blackjack_paid", "even_money", "three_sevens", "split_blackjack_paid")
 
@@ -187,6 +190,24 @@ class TableRound:
             return None
         return {"seat": next(iter(seats)), "boxes": ", ".join(str(n) for n in free)}
 
+    def uninformed(self) -> list[str]:
+        """docs/sources.md#limits-told: the players with a stake in this round who have not
+        been told the table's limits since it opened (``opening["informed"]``), in the order
+        of their boxes: the croupier tells them before bets close."""
+        informed = set(self.opening.get("informed") or ())
+        out: list[str] = []
+        for _box, shares in sorted(self.shares.items()):
+            out += [s.seat for s in shares if s.seat not in informed and s.seat not in out]
+        return out
+
+    def informed_after(self) -> list[str]:
+        """The players told the limits by the end of this round: those told before, and —
+        once its bets closed (which needs it) — every player of this round."""
+        told = set(self.opening.get("informed") or ())
+        if self.engine.phase != "betting":
+            told |= {share.seat for shares in self.shares.values() for share in shares}
+        return sorted(told)
+
     def players(self) -> int:
         """How many players (seat labels) have a stake in this round."""
         return len({share.seat for shares in self.shares.values() for share in shares})
@@ -227,12 +248,45 @@ class TableRound:
         action = ENGINE_COMMANDS[command["action"]](command)
         if self.status == "settled":
             raise LiveError("The round is settled: confirm the settlement", code="round_over")
+        decided = self._decided(command["action"], getattr(action, "box", None))
         events = self.engine.apply(action)  # raises with the engine's state unchanged
+        if decided is not None:
+            events.append(decided)
         self.actions.append(action_to_dict(action))
         self.last_was_card = isinstance(action, Deal)
         self.last_card = _last_card(events) if self.last_was_card else None
         self._after_engine(events)
         return events
+
+    def _decided(self, action: str, box: int | None) -> dict | None:
+        """docs/sources.md#box-shared-by-up-to-three: every decision on a box — hit, stand,
+        double, split, insurance, even money — is its owner's (the first player on it). The
+        event that records it (``decided``: the box, the hand, the decision, the owner's
+        seat and whether the box is shared), taken before the engine moves the turn; None
+        for a command that is no player's decision (a card of the deal, the dealer's)."""
+        if action in ("insure", "even-money"):
+            hand, decision = None, action
+        elif action in DECISIONS or (
+            action == "card" and (self.engine.awaiting() or "").startswith("decision:")
+        ):
+            turn = self.engine.turn
+            if not isinstance(turn, tuple):
+                return None
+            box, hand = turn[0], turn[1] + 1
+            decision = "hit" if action == "card" else action
+        else:
+            return None
+        shares = self.shares.get(box) if isinstance(box, int) else None
+        if not shares:
+            return None
+        return {
+            "kind": "decided",
+            "box": box,
+            "hand": hand,
+            "decision": decision,
+            "seat": shares[0].seat,
+            "shared": len(shares) > 1,
+        }
 
     def _after_engine(self, events: list[dict]) -> None:
         for event in events:

@@ -66,10 +66,23 @@ MESSAGES = {
     ),
     "box_in_play": gettext_lazy("Box %(box)s is in play this round: it cannot be reserved now."),
     "not_reserved": gettext_lazy("Box %(box)s is not reserved."),
+    "reservation_absence_over": gettext_lazy(
+        "Box %(box)s has been held %(minutes)s minutes in this player's absence: %(most)s at "
+        "most. Only the inspector can hold it longer, with a note."
+    ),
+    "renewal_note_required": gettext_lazy("Write why the box is held longer."),
+    "nothing_to_renew": gettext_lazy(
+        "Box %(box)s holds no token and no player's absence goes on: the observing croupier "
+        "puts a token."
+    ),
     "lone_player_free_boxes": gettext_lazy(
         "One player (%(seat)s) at the table and boxes %(boxes)s are free. If he wants the "
         "table to himself he must bet on every box; otherwise the free boxes stay open to "
         "other players. Ask him, and say which to close bets."
+    ),
+    "limits_not_announced": gettext_lazy(
+        "Tell %(seats)s the table's limits first: %(min)s to %(max)s a box. Every player "
+        "new at the table is told the minimum and the maximum bet before he plays."
     ),
     "lone_player_every_box": gettext_lazy(
         "%(seat)s wants the table to himself: he must bet on every box — boxes %(boxes)s "

@@ -129,15 +129,25 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "turn": engine.turn if open_ else None,
         "awaiting": engine.awaiting() if open_ else None,
         "decision": state.status == "players" and "stand" in legal,
+        "decider": _decider(state, legal),
         "needs_card": "card" in legal,
         "players_net": engine.net,
         "house_net": -engine.net,
         "lone_player": state.lone_player(reserved) if state.status == "betting" else None,
         "newcomers": state.newcomers() if state.status == "betting" else [],
+        "uninformed": ", ".join(state.uninformed()) if state.status == "betting" else "",
         "double_offer": _double_offer(state, legal),
         "last_card": _last_card_view(state, legal),
     }
     return view
+
+
+def _decider(state: live.TableRound, legal) -> str:
+    """docs/sources.md#box-shared-by-up-to-three: on a shared box, the owner whose decision
+    the croupier takes (the tablet names him); "" otherwise."""
+    turn = state.engine.turn if state.status == "players" and "stand" in legal else None
+    shares = state.shares.get(turn[0]) if isinstance(turn, tuple) else None
+    return shares[0].seat if shares and len(shares) > 1 else ""
 
 
 def _last_card_view(state: live.TableRound, legal) -> dict | None:

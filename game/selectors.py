@@ -134,6 +134,7 @@ def _board_read(table, *, day, shift, start) -> dict:
             "expires_at": r.expires_at,
             "expires_iso": r.expires_at.isoformat(),
             "placed_by": r.placed_by,
+            "renewal_note": r.renewal_note,
         }
         for r in active_reservations(table=table)
     ]

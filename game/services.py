@@ -294,6 +294,7 @@ def _close_bets_checks(table: Table, state: live.TableRound, fields: dict) -> No
     """What "bets are placed" needs first: a lone player's choice, the seated players'
     consent to a newcomer. Each is kept in the event only where it applied."""
     _lone_player_choice(table, state, fields)
+    _limits_told(state, fields)
     # docs/sources.md#newcomer-free-box: the seated players' consent, recorded with close-bets
     newcomers = state.newcomers()
     if not newcomers:
@@ -303,6 +304,27 @@ def _close_bets_checks(table: Table, state: live.TableRound, fields: dict) -> No
             "newcomer_free_box",
             seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
         )
+
+
+def _limits_told(state: live.TableRound, fields: dict) -> None:
+    """docs/sources.md#limits-told: every player is told the table's minimum and maximum
+    bet. A player new at the table since it opened has his first stake on a box: bets close
+    only once the croupier says he told him (``limits_announced: told``; else
+    ``limits_not_announced``), and the event names who was told (``limits_told_to``)."""
+    told = fields.pop("limits_announced", "")
+    fields.pop("limits_told_to", None)  # the server says who was told
+    seats = state.uninformed()
+    if not seats:
+        return
+    if told != "told":
+        limits = state.opening.get("limits") or {}
+        raise Refused(
+            "limits_not_announced",
+            seats=", ".join(seats),
+            min=limits.get("min", ""),
+            max=limits.get("max", ""),
+        )
+    fields["limits_told_to"] = ", ".join(seats)
 
 
 def _lone_player_choice(table: Table, state: live.TableRound, fields: dict) -> None:

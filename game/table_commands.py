@@ -22,7 +22,7 @@ from game.presenters import shoe_before_opening, shoe_used
 from game.recording import Context, current_round, record
 from staff import seats
 from tables.models import Table
-from tables.services import reservation_place, reservation_release
+from tables.services import reservation_place, reservation_release, reservation_renew
 
 # -- commands outside a round --------------------------------------------------------------
 
@@ -49,7 +49,7 @@ def _open_round(ctx: Context) -> None:
         "limits": {"min": str(table.min_bet), "max": str(table.max_bet)},
         "boxes": table.box_numbers,
         "shoe": shoe.state,
-        "seated": _seated(current, table),
+        **_last_round_players(current, table),
     }
     state = live.TableRound(opening)
     version = ctx.next_version()
@@ -76,13 +76,21 @@ def _open_round(ctx: Context) -> None:
     ctx.round_open = True
 
 
-def _seated(last_round: Round | None, table: Table) -> list[str]:
-    """The players (seat labels) of the table's last round since it opened: a newcomer takes
-    a free box only with their consent (docs/sources.md#newcomer-free-box)."""
+def _last_round_players(last_round: Round | None, table: Table) -> dict:
+    """What a new round knows of the table's last one since it opened: its players (seat
+    labels: a newcomer takes a free box only with their consent,
+    docs/sources.md#newcomer-free-box) and everyone told the table's limits so far
+    (docs/sources.md#limits-told). Read from the row the command locked: no statement."""
     if last_round is None or (table.opened_at and last_round.opened_at < table.opened_at):
-        return []
+        return {"seated": [], "informed": []}
     state = live.TableRound.from_dict(last_round.snapshot)
-    return sorted({share.seat for shares in state.shares.values() for share in shares})
+    seated = sorted({share.seat for shares in state.shares.values() for share in shares})
+    return {"seated": seated, "informed": state.informed_after()}
+
+
+def _seated(last_round: Round | None, table: Table) -> list[str]:
+    """The players (seat labels) of the table's last round since it opened."""
+    return _last_round_players(last_round, table)["seated"]
 
 
 def _next_number(model, table) -> int:
@@ -238,22 +246,57 @@ def _reserve(ctx: Context) -> None:
         state = live.TableRound.from_dict(current.snapshot)
         if box in state.shares or box in state.engine.bets:
             raise Refused("box_in_play", box=box)
-    # The observer may hold the box for less than the table's time
-    # (docs/sources.md#box-reservation: "no more than twenty minutes"); empty: the table's time.
-    minutes = ctx.command.fields.get("minutes")
-    duration = None
-    if minutes not in (None, ""):
-        most = ctx.table.reservation_max_minutes
-        chosen = whole_number(minutes, low=1, high=most)
-        if chosen is None:
-            raise Refused("bad_reservation_time", most=most)
-        duration = timedelta(minutes=chosen)
     reservation_place(
         table=ctx.table,
         box=box,
         seat=str(ctx.command.fields.get("seat") or ""),
         placed_by=ctx.actor,
-        duration=duration,
+        duration=_reservation_minutes(ctx),
+        played_after=_box_played_after(ctx.table, box),
+    )
+
+
+def _reservation_minutes(ctx: Context) -> timedelta | None:
+    """The time a token is put for: the minutes chosen (1 to the table's time,
+    docs/sources.md#box-reservation: "no more than twenty minutes"), or None — the
+    table's time."""
+    minutes = ctx.command.fields.get("minutes")
+    if minutes in (None, ""):
+        return None
+    most = ctx.table.reservation_max_minutes
+    chosen = whole_number(minutes, low=1, high=most)
+    if chosen is None:
+        raise Refused("bad_reservation_time", most=most)
+    return timedelta(minutes=chosen)
+
+
+def _box_played_after(table: Table, box: int):
+    """Whether ``box`` had a stake in a round opened after a moment: the player was back
+    (docs/sources.md#box-reservation: a token holds a box twenty minutes per absence). One
+    statement, asked only where a token of the box ended by its time."""
+
+    def played_after(moment) -> bool:
+        rounds = Round.objects.filter(table=table, opened_at__gt=moment)
+        return rounds.filter(**{"snapshot__shares__has_key": str(box)}).exists()
+
+    return played_after
+
+
+def _renew_reservation(ctx: Context) -> None:
+    """The inspector holds a box longer than one absence of its player allows, with a note
+    (docs/sources.md#box-reservation)."""
+    box = box_number(ctx.command.fields.get("box"))
+    if box is None:
+        raise Refused("bad_message")
+    if box not in ctx.table.box_numbers:
+        raise Refused("unknown_box", box=box)
+    reservation_renew(
+        table=ctx.table,
+        box=box,
+        renewed_by=ctx.actor,
+        note=str(ctx.command.fields.get("note") or "")[:500],
+        duration=_reservation_minutes(ctx),
+        played_after=_box_played_after(ctx.table, box),
     )
 
 
@@ -300,5 +343,6 @@ HANDLERS: dict[str, Callable[[Context], None]] = {
     "flag": _flag,
     "flag-seen": _flag_seen,
     "reserve": _reserve,
+    "renew-reservation": _renew_reservation,
     "release": _release,
 }

@@ -84,6 +84,8 @@ TABLE_ACTS = {
     "game.flag": _at_table(OBSERVER),
     "game.flag_seen": _at_table(DEALER, INSPECTOR),
     "game.reserve": _at_table(OBSERVER),
+    # docs/sources.md#box-reservation: longer than one absence allows, only the inspector
+    "game.renew_reservation": _at_table(INSPECTOR),
     "game.seat_player": _at_table(DEALER, OBSERVER),
     # the table's cash (cashdesk.services, cashdesk.corrections)
     "cashdesk.table_cash": _at_table(DEALER, OBSERVER, INSPECTOR, DUTY, PIT_BOSS),
@@ -91,6 +93,7 @@ TABLE_ACTS = {
     "cashdesk.tip": _at_table(DEALER),
     "cashdesk.recount": _at_table(OBSERVER),
     "cashdesk.cash_in_confirm": _at_table(INSPECTOR),
+    "cashdesk.cash_in_chips": _at_table(DEALER),
     "cashdesk.cash_in_correct": _at_table(INSPECTOR, DUTY),
     "cashdesk.chip_count_correct": _at_table(INSPECTOR, DUTY, PIT_BOSS),
     "cashdesk.slip_request": _at_table(INSPECTOR),

@@ -12,10 +12,13 @@ from tables.formats import denominations, money
 
 OPENING_STEPS = [
     ("chip_float", _("Chip float inserted and counted by denomination")),
-    ("cards", _("Cards: number of decks; the opening player checked the spread")),
-    ("shuffled", _("Cards washed and shuffled")),
-    ("cut", _("Cards cut")),
-    ("cut_card", _("Cut card inserted")),
+    ("cards", _("Cards spread face down: number of decks")),
+    ("spread_checked", _("The opening player checked the spread: every card present")),
+    ("turned", _("The spread turned over with the special card")),
+    ("mixed", _("Cards mixed and gathered")),
+    ("shuffled", _("Cards shuffled")),
+    ("cut", _("Cards cut: where (cards above the cut)")),
+    ("cut_card", _("Cut card inserted: cards behind it")),
     ("shoe_loaded", _("Shoe loaded")),
     ("sign_out", _("Minimum and maximum bet sign out")),
     ("cash_box", _("Table cash box sealed (seal number) and tip box in place")),
@@ -30,6 +33,25 @@ CLOSING_STEPS = [
 ]
 
 STEPS = {"opening": OPENING_STEPS, "closing": CLOSING_STEPS}
+
+# docs/sources.md#opening-procedure: the cards are prepared in this order — spread, the
+# opening player's check, turned over, mixed and gathered, shuffled, cut, the cut card, the
+# shoe loaded. Each of these steps waits for the one before it; the other steps (the float,
+# the sign, the cash box, the staff) come in any order.
+CARD_SEQUENCE = [
+    "cards",
+    "spread_checked",
+    "turned",
+    "mixed",
+    "shuffled",
+    "cut",
+    "cut_card",
+    "shoe_loaded",
+]
+
+
+def step_label(kind: str, code: str) -> str:
+    return str(dict(STEPS[kind]).get(code, code))
 
 
 def step_codes(kind: str) -> list[str]:

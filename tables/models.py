@@ -78,6 +78,14 @@ class Table(models.Model):
     house_edge = models.DecimalField(
         _("theoretical house edge"), max_digits=9, decimal_places=6, null=True, blank=True
     )
+    # docs/sources.md#cut-card-position: the cards the cut card may leave behind it, by the
+    # rule set (the opening checklist's cut card step checks its position against them).
+    cut_least = models.PositiveSmallIntegerField(
+        _("least cards behind the cut card"), null=True, blank=True
+    )
+    cut_most = models.PositiveSmallIntegerField(
+        _("most cards behind the cut card"), null=True, blank=True
+    )
     opened_at = models.DateTimeField(
         _("opened at"),
         null=True,
@@ -128,6 +136,16 @@ class Table(models.Model):
     @property
     def box_numbers(self) -> list[int]:
         return list(range(1, self.boxes + 1))
+
+    @property
+    def cut_window(self) -> tuple[int, int]:
+        """The cards the cut card may leave behind it (docs/sources.md#cut-card-position), as
+        the rule set says (``cut_least``, ``cut_most``); a table whose rule set was never
+        configured here: a quarter to a third of its pack."""
+        if self.cut_least and self.cut_most:
+            return self.cut_least, self.cut_most
+        size = self.decks * 52
+        return math.ceil(size / 4), size // 3
 
     @property
     def reservation_time(self) -> timedelta:
@@ -403,6 +421,7 @@ class Reservation(models.Model):
         RELEASED = "released", _("Released: the player came back")
         EXPIRED = "expired", _("Expired")
         CLEARED = "cleared", _("Cleared at closing")
+        RENEWED = "renewed", _("Renewed by the inspector")
 
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, related_name="reservations", verbose_name=_("table")
@@ -427,6 +446,17 @@ class Reservation(models.Model):
     end_reason = models.CharField(
         _("how it ended"), max_length=10, choices=EndReason.choices, blank=True
     )
+    # docs/sources.md#box-reservation: twenty minutes per absence; longer only by the
+    # inspector's renewal, with his note.
+    renewed_by = models.ForeignKey(
+        "staff.User",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("renewed by the inspector"),
+    )
+    renewal_note = models.CharField(_("why the inspector renewed it"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("reservation")

@@ -45,7 +45,8 @@ def _step_data(request, table) -> dict:
     return {
         "counts": {str(d): post.get(f"count_{d}", "") for d in table.chip_denominations or []},
         "decks": post.get("decks"),
-        "spread_checked": post.get("spread_checked") == "on",
+        "cut_at": post.get("cut_at"),
+        "cards_behind_cut": post.get("cards_behind_cut"),
         "seal": post.get("seal"),
         "tip_box": post.get("tip_box") == "on",
         "removed_by": post.get("removed_by") or None,

@@ -30,6 +30,8 @@ class Desk:
             fields.setdefault("lone_player", "shared")
             # ... and the seated players agreed to any newcomer (test_table_procedures.py).
             fields.setdefault("newcomer_consent", "agreed")
+            # ... and every new player was told the table's limits (test_limits_told.py).
+            fields.setdefault("limits_announced", "told")
         command = {
             "id": str(command_id or uuid.uuid4()),
             "expected_version": self.version if expected_version is None else expected_version,

@@ -99,7 +99,8 @@ def main(base: str, username: str, password: str, table_id: str) -> None:
         screen.send("open-round")
         screen.send("bet", box=1, seat="P1", stake="100")
         # One player with free boxes: he leaves them open to other players.
-        screen.send("close-bets", lone_player="shared")
+        # ... and was told the table's limits (he is new at the table).
+        screen.send("close-bets", lone_player="shared", limits_announced="told")
         for card in ["Th", "6d", "9c"]:  # box 1: T 9; dealer: 6
             screen.send("card", card=card)
         screen.send("stand")

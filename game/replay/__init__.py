@@ -30,7 +30,9 @@ _NOW_ONLY = {
     "can_shuffle": False,
     "awaiting": None,
     "decision": False,
+    "decider": "",
     "lone_player": None,
+    "uninformed": "",
 }
 _NO_BOARD = {
     "staff": {},
@@ -138,6 +140,8 @@ def _bet_step_text(action: str, c: dict, events: list[dict]) -> str:
     text = _("Bets closed")
     if c.get("newcomer_consent") == "agreed":  # close-bets
         text = _("Bets closed (the seated players agreed to the newcomers)")
+    if c.get("limits_told_to"):
+        text += "; " + _("the table's limits told to %(seats)s") % {"seats": c["limits_told_to"]}
     if c.get("lone_player") == "shared":
         text += "; " + _("the only player leaves boxes %(boxes)s open to other players") % {
             "boxes": c.get("free_boxes", "?")
@@ -145,9 +149,29 @@ def _bet_step_text(action: str, c: dict, events: list[dict]) -> str:
     return text
 
 
+def _decided_text(events: list[dict]) -> str:
+    """Who decided a player's decision (docs/sources.md#box-shared-by-up-to-three): the
+    box's owner, named; "" for a step that is no decision."""
+    decided = _first(events, "decided")
+    if not decided:
+        return ""
+    if decided.get("shared"):
+        text = _("decided by %(seat)s, the owner of the shared box") % {"seat": decided["seat"]}
+    else:
+        text = _("decided by %(seat)s") % {"seat": decided["seat"]}
+    if decided.get("decision") == "hit":
+        text = _("a hit") + ", " + text
+    return " — " + text
+
+
 def step_text(action: str, command: dict, events: list[dict]) -> str:
     """One step of a round's event log in words, in the active language: "Box 2: seat 2
-    stakes 500.00", "A♦ to the dealer", "Box 3, hand 1 doubles" (not ``box=2 seat=2``)."""
+    stakes 500.00", "A♦ to the dealer", "Box 3, hand 1 doubles — decided by Anna" (not
+    ``box=2 seat=2``)."""
+    return _step_text(action, command, events) + _decided_text(events)
+
+
+def _step_text(action: str, command: dict, events: list[dict]) -> str:
     c = command
     if action in ("stand", "double", "split"):
         return _hand_step_text(action, events)

@@ -34,6 +34,7 @@ from tables.services.reservations import (
     reservation_expire_due,
     reservation_place,
     reservation_release,
+    reservation_renew,
     reservations_clear,
 )
 
@@ -52,6 +53,7 @@ __all__ = [
     "reservation_expire_due",
     "reservation_place",
     "reservation_release",
+    "reservation_renew",
     "reservations_clear",
     "signer_authenticate",
     "table_close",

@@ -15,7 +15,7 @@ from floor.errors import Refused
 from staff.roles import Role
 from staff.selectors import inspects
 from staff.throttle import sign_in_name, throttled_message
-from tables.checklists import float_discrepancy_lines, step_codes
+from tables.checklists import CARD_SEQUENCE, float_discrepancy_lines, step_codes, step_label
 from tables.formats import number_text
 from tables.models import Checklist, ChecklistStep, Table, TableChange
 from tables.services.steps import Step, step_details
@@ -87,8 +87,10 @@ def checklist_step_record(*, checklist: Checklist, step: str, done_by, data=None
             raise Refused("checklist_done", _("This checklist is already complete."))
         if checklist.pit_boss_signed_by_id or checklist.second_signed_by_id:
             raise Refused("already_signed", _("The checklist is signed: no step can change."))
-        if checklist.steps.filter(step=step).exists():
+        done = set(checklist.steps.values_list("step", flat=True))
+        if step in done:
             raise Refused("step_done", _("This step is already done."))
+        _in_order(checklist, step, done)
         details = step_details(Step(checklist=checklist, data=data or {}, by=done_by), step)
         row = ChecklistStep(checklist=checklist, step=step, details=details, done_by=done_by)
         row.full_clean()
@@ -98,6 +100,24 @@ def checklist_step_record(*, checklist: Checklist, step: str, done_by, data=None
         except IntegrityError:
             raise Refused("step_done", _("This step is already done."))
     return row
+
+
+def _in_order(checklist: Checklist, step: str, done: set) -> None:
+    """docs/sources.md#opening-procedure: the cards are prepared in the order the procedure
+    writes (``CARD_SEQUENCE``): a step waits for the one before it (``step_out_of_order``)."""
+    if checklist.kind != Checklist.Kind.OPENING or step not in CARD_SEQUENCE:
+        return
+    before = CARD_SEQUENCE[: CARD_SEQUENCE.index(step)]
+    missing = [code for code in before if code not in done]
+    if missing:
+        raise Refused(
+            "step_out_of_order",
+            _(
+                "First: %(step)s. The cards are prepared in this order: spread, the opening "
+                "player's check, turned over, mixed, shuffled, cut, the cut card, the shoe."
+            )
+            % {"step": step_label(checklist.kind, missing[0])},
+        )
 
 
 def checklist_missing_steps(*, checklist: Checklist) -> list[str]:

@@ -3,7 +3,8 @@ player who stepped away, no more than twenty minutes) and their expiry."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -18,13 +19,59 @@ from tables.models import Reservation, Table
 
 # The inspector is warned this long before a reservation runs out.
 RESERVATION_WARNING = timedelta(minutes=2)
+# The tokens one absence is looked for in, newest first (a longer run is held already).
+ABSENCE_TOKENS = 20
+
+# "Did the box play (a stake on it in a round) after this moment?": told by the live table,
+# which knows the rounds (game sits above this app).
+PlayedAfter = Callable[[datetime], bool]
+
+
+def absence_held(
+    *, table: Table, box: int, seat: str = "", played_after: PlayedAfter | None = None
+) -> tuple[timedelta, Reservation | None]:
+    """docs/sources.md#box-reservation: how long ``box`` has been held already in its
+    player's present absence, and the last token of that absence (None: no absence goes
+    on). An absence is the tokens put on the box one after another for the same player (the
+    same seat, or no seat named) since the table opened, each ended by its time running out
+    or by the inspector's renewal; it ends when a token is released (the player came back),
+    cleared at closing, or when the box played after a token ended (``played_after``)."""
+    held, last = timedelta(0), None
+    tokens = Reservation.objects.filter(table=table, box=box, ended_at__isnull=False).order_by(
+        "-placed_at", "-pk"
+    )[:ABSENCE_TOKENS]
+    for token in tokens:
+        if token.end_reason not in (
+            Reservation.EndReason.EXPIRED,
+            Reservation.EndReason.RENEWED,
+        ):
+            break
+        if table.opened_at is not None and token.placed_at < table.opened_at:
+            break
+        if seat and token.seat and token.seat != seat:
+            break
+        if played_after is not None and played_after(token.ended_at):
+            break
+        held += min(token.ended_at, token.expires_at) - token.placed_at
+        last = last or token
+        seat = seat or token.seat
+    return held, last
 
 
 def reservation_place(
-    *, table: Table, box: int, placed_by, seat: str = "", duration: timedelta | None = None
+    *,
+    table: Table,
+    box: int,
+    placed_by,
+    seat: str = "",
+    duration: timedelta | None = None,
+    played_after: PlayedAfter | None = None,
 ) -> Reservation:
     """Put a reservation token on ``box`` for the table's reservation time (at most twenty
-    minutes, docs/sources.md#box-reservation), or the shorter ``duration`` the observer chose.
+    minutes, docs/sources.md#box-reservation), or the shorter ``duration`` the observer chose
+    — and never beyond the table's time in one absence of the player (``absence_held``): a
+    new token right after one ran out holds only what is left of it, and none when nothing
+    is (``reservation_absence_over``: only the inspector renews it, with a note).
 
     Called inside the live table's command transaction (``game.services``), which checks the
     role and that the box is not in play in the current round. ``seat`` is read by the one
@@ -39,6 +86,20 @@ def reservation_place(
         )
     if Reservation.objects.filter(table=table, box=box, ended_at__isnull=True).exists():
         raise Refused("box_reserved", _("Box %(box)s is reserved.") % {"box": box}, box=box)
+    held, _last = absence_held(table=table, box=box, seat=seat, played_after=played_after)
+    left = table.reservation_time - held
+    if left < timedelta(seconds=1):
+        raise Refused(
+            "reservation_absence_over",
+            _(
+                "Box %(box)s has been held %(minutes)s minutes in this player's absence: "
+                "%(most)s at most. Only the inspector can hold it longer, with a note."
+            )
+            % {"box": box, "minutes": round(held.total_seconds() / 60), "most": _most(table)},
+            box=box,
+            minutes=round(held.total_seconds() / 60),
+            most=_most(table),
+        )
     now = timezone.now()
     reservation = Reservation(
         table=table,
@@ -46,7 +107,7 @@ def reservation_place(
         seat=seat,
         placed_by=placed_by,
         placed_at=now,
-        expires_at=now + min(duration or table.reservation_time, table.reservation_time),
+        expires_at=now + min(duration or table.reservation_time, table.reservation_time, left),
     )
     reservation.full_clean(validate_constraints=False)
     try:
@@ -54,6 +115,71 @@ def reservation_place(
             reservation.save()
     except IntegrityError:
         raise Refused("box_reserved", _("Box %(box)s is reserved.") % {"box": box}, box=box)
+    table_changed(table.pk)
+    return reservation
+
+
+def _most(table: Table) -> int:
+    return round(table.reservation_time.total_seconds() / 60)
+
+
+def reservation_renew(
+    *,
+    table: Table,
+    box: int,
+    renewed_by,
+    note: str,
+    duration: timedelta | None = None,
+    played_after: PlayedAfter | None = None,
+) -> Reservation:
+    """The inspector holds a box longer than one absence allows
+    (docs/sources.md#box-reservation), with a note saying why: the token on the box, or the
+    last one of the absence going on, is followed by a new one for the same player, for the
+    table's time or the shorter ``duration``, marked with the inspector and his note.
+
+    Called inside the live table's command transaction (``game.services``), which checks
+    the inspector's role at the table."""
+    note = str(note or "").strip()
+    if not note:
+        raise Refused("renewal_note_required", _("Write why the box is held longer."))
+    if table.status != Table.Status.OPEN:
+        raise Refused("table_not_open", _("The table is not open."))
+    now = timezone.now()
+    active = (
+        Reservation.objects.select_for_update()
+        .filter(table=table, box=box, ended_at__isnull=True)
+        .first()
+    )
+    if active is not None:
+        seat = active.seat
+        active.ended_at, active.ended_by = now, renewed_by
+        active.end_reason = Reservation.EndReason.RENEWED
+        active.save(update_fields=["ended_at", "ended_by", "end_reason"])
+    else:
+        _held, last = absence_held(table=table, box=box, played_after=played_after)
+        if last is None:
+            raise Refused(
+                "nothing_to_renew",
+                _(
+                    "Box %(box)s holds no token and no player's absence goes on: the "
+                    "observing croupier puts a token."
+                )
+                % {"box": box},
+                box=box,
+            )
+        seat = last.seat
+    reservation = Reservation(
+        table=table,
+        box=box,
+        seat=seat,
+        placed_by=renewed_by,
+        placed_at=now,
+        expires_at=now + min(duration or table.reservation_time, table.reservation_time),
+        renewed_by=renewed_by,
+        renewal_note=note[:500],
+    )
+    reservation.full_clean(validate_constraints=False)
+    reservation.save()
     table_changed(table.pk)
     return reservation
 

@@ -2,8 +2,8 @@
 
 A handler gets the step's context and returns the details kept with the step (shown on the
 table's page and in its history); it refuses with ``Refused`` and then nothing is recorded.
-Steps without a handler (shuffled, cut, cut card, shoe loaded, sign out) record only who
-did them and when.
+Steps without a handler (the spread checked, turned, mixed, shuffled, shoe loaded, sign
+out) record only who did them and when.
 """
 
 from __future__ import annotations
@@ -144,12 +144,35 @@ def _cards(step: Step) -> dict:
             )
             % {"rules": step.table.decks, "counted": decks},
         )
-    if not step.data.get("spread_checked"):
+    return {"decks": decks}
+
+
+def _cut(step: Step) -> dict:
+    """Where the pack was cut: the cards above the cut, about — the position is recorded
+    (docs/sources.md#opening-procedure)."""
+    size = step.table.decks * 52
+    above = whole_number(step.data.get("cut_at"), low=1, high=size - 1)
+    if above is None:
         raise Refused(
-            "spread_unchecked",
-            _("The opening player must check the spread (every card of the set present)."),
+            "bad_cut_position",
+            _("Enter where the pack was cut: the cards above the cut, 1 to %(most)s.")
+            % {"most": size - 1},
         )
-    return {"decks": decks, "spread_checked": True}
+    return {"cut_at": above}
+
+
+def _cut_card(step: Step) -> dict:
+    """The cards behind the cut card, within the rule set's window
+    (docs/sources.md#cut-card-position)."""
+    least, most = step.table.cut_window
+    behind = whole_number(step.data.get("cards_behind_cut"), low=least, high=most)
+    if behind is None:
+        raise Refused(
+            "bad_cut",
+            _("The cut card must leave between %(low)s and %(high)s cards behind it.")
+            % {"low": least, "high": most},
+        )
+    return {"cards_behind_cut": behind}
 
 
 def _cash_box(step: Step) -> dict:
@@ -228,6 +251,8 @@ def _drop_box(step: Step) -> dict:
 STEP_HANDLERS: dict[str, Callable[[Step], dict]] = {
     "chip_float": _chip_float,
     "cards": _cards,
+    "cut": _cut,
+    "cut_card": _cut_card,
     "cash_box": _cash_box,
     "staff": _staff,
     "last_round": _last_round,

@@ -37,9 +37,17 @@ def test_pit_boss_opens_a_table_end_to_end(new_page, crew, table):
     page.get_by_test_id("do-chip_float").click()
     expect(page.get_by_test_id("done-chip_float")).to_contain_text("Pitboss")
     page.get_by_test_id("decks").fill("6")
-    page.get_by_test_id("spread-checked").check()
     page.get_by_test_id("do-cards").click()
-    for step in ("shuffled", "cut", "cut_card", "shoe_loaded", "sign_out"):
+    # the cards in the procedure's order (docs/sources.md#opening-procedure)
+    for step in ("spread_checked", "turned", "mixed", "shuffled", "cut", "cut_card"):
+        if step == "cut":
+            page.get_by_test_id("cut-at").fill("150")
+        if step == "cut_card":
+            page.get_by_test_id("cards-behind-cut").fill("90")
+        page.get_by_test_id(f"do-{step}").click()
+        expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
+    expect(page.get_by_test_id("step-cut_card")).to_contain_text("90")
+    for step in ("shoe_loaded", "sign_out"):
         page.get_by_test_id(f"do-{step}").click()
         expect(page.get_by_test_id(f"done-{step}")).to_be_visible()
     page.get_by_test_id("seal").fill("S-4411")
@@ -111,6 +119,7 @@ def test_a_short_float_is_a_warning_a_note_and_the_inspectors_acknowledgement(
     names the difference and needs his acknowledgement. Screenshots:
     test-artifacts/short-float-*.png."""
     from floor.models import Alert
+    from tables.checklists import step_codes
     from tables.models import Checklist
     from tables.services import checklist_step_record
     from tests.browser.screens import SIZES, assert_in_view, look
@@ -147,10 +156,12 @@ def test_a_short_float_is_a_warning_a_note_and_the_inspectors_acknowledgement(
 
     checklist = Checklist.objects.get(table=table)
     data = {
-        "cards": {"decks": 6, "spread_checked": True},
+        "cards": {"decks": 6},
+        "cut": {"cut_at": 150},
+        "cut_card": {"cards_behind_cut": 90},
         "cash_box": {"seal": "S", "tip_box": True},
     }
-    for step in ("cards", "shuffled", "cut", "cut_card", "shoe_loaded", "sign_out", "cash_box"):
+    for step in step_codes("opening")[1:-1]:  # the float was counted above; the staff below
         checklist_step_record(
             checklist=checklist, step=step, done_by=crew["pitboss"], data=data.get(step, {})
         )

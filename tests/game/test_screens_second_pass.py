@@ -137,6 +137,7 @@ def test_a_replay_shows_who_was_rated_during_the_round(crew, dealer_desk, table)
     dealer_desk.ok("confirm-settlement")
     page = _page(crew["inspector"], reverse("game:replay", args=[current_round(table).pk]), "en")
     assert "1 rated player" in page and "#PC-9" in page
+    assert "This table is closed" not in page  # the table now is not the round's
 
 
 def test_the_player_page_names_the_seat(crew, table, dealer_desk):

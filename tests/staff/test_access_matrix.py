@@ -87,6 +87,7 @@ POST_ONLY = {
     "cashdesk:tip": ({"table_id": "T"}, {"dealer": 400}),
     "cashdesk:recount": ({"table_id": "T"}, {"observer": 400}),
     "cashdesk:cash_in_confirm": ({"table_id": "T"}, {"inspector": 400}),
+    "cashdesk:cash_in_chips": ({"table_id": "T"}, {"dealer": 400}),
     "cashdesk:cash_in_correct": ({"table_id": "T"}, {"inspector": 400, "duty": 400}),
     "cashdesk:chip_count_correct": (
         {"table_id": "T"},

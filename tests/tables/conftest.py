@@ -1,28 +1,30 @@
 import pytest
 
 from tables import services
+from tables.checklists import step_codes
 
 CHIPS = ["25", "100", "500"]
 
 
-def do_opening_steps(checklist, user, counts=None, note=""):
-    """Every opening step, done by ``user`` (``note``: why the float differs, where it does)."""
+# What each opening step needs (the rest need nothing): the float, the decks, where the pack
+# was cut and the cut card (a quarter to a third of six decks), the seal.
+OPENING_DATA = {
+    "chip_float": {"counts": {"25": 40, "100": 40, "500": 20}},
+    "cards": {"decks": 6},
+    "cut": {"cut_at": 150},
+    "cut_card": {"cards_behind_cut": 90},
+    "cash_box": {"seal": "S-1001", "tip_box": True},
+}
+
+
+def do_opening_steps(checklist, user, counts=None, note="", steps=None):
+    """Every opening step (or ``steps``), in order, done by ``user`` (``note``: why the
+    float differs, where it does)."""
     data = {
-        "chip_float": {"counts": counts or {"25": 40, "100": 40, "500": 20}, "note": note},
-        "cards": {"decks": 6, "spread_checked": True},
-        "cash_box": {"seal": "S-1001", "tip_box": True},
+        **OPENING_DATA,
+        "chip_float": {"counts": counts or OPENING_DATA["chip_float"]["counts"], "note": note},
     }
-    for step in [
-        "chip_float",
-        "cards",
-        "shuffled",
-        "cut",
-        "cut_card",
-        "shoe_loaded",
-        "sign_out",
-        "cash_box",
-        "staff",
-    ]:
+    for step in steps or step_codes("opening"):
         services.checklist_step_record(
             checklist=checklist, step=step, done_by=user, data=data.get(step, {})
         )

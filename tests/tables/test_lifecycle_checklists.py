@@ -28,7 +28,7 @@ def test_a_table_opens_after_every_step_and_two_signatures(closed_table, crew):
     ]
     checklist = Checklist.objects.get(table=closed_table)
     assert checklist.completed_at is not None
-    assert checklist.steps.count() == 9
+    assert checklist.steps.count() == 12
     assert all(step.done_by == crew["pitboss"] and step.done_at for step in checklist.steps.all())
     count = ChipCount.objects.get(table=closed_table, kind="opener")
     assert count.total == Decimal("25") * 40 + Decimal("100") * 40 + Decimal("500") * 20
@@ -39,7 +39,7 @@ def test_opening_with_a_step_undone_is_refused(closed_table, crew):
         table=closed_table, kind="opening", started_by=crew["pitboss"]
     )
     services.checklist_step_record(
-        checklist=checklist, step="shuffled", done_by=crew["pitboss"], data={}
+        checklist=checklist, step="sign_out", done_by=crew["pitboss"], data={}
     )
     with pytest.raises(ValidationError) as refusal:
         services.table_open(table=closed_table, opened_by=crew["pitboss"])
@@ -114,16 +114,18 @@ def test_a_step_is_done_once_and_bad_input_changes_nothing(closed_table, crew):
     )
     with pytest.raises(ValidationError):
         services.checklist_step_record(
-            checklist=checklist, step="cards", done_by=crew["pitboss"], data={"decks": 6}
+            checklist=checklist, step="cards", done_by=crew["pitboss"], data={"decks": "six"}
         )
     with pytest.raises(ValidationError):
         services.checklist_step_record(
             checklist=checklist, step="cash_box", done_by=crew["pitboss"], data={"tip_box": True}
         )
     assert checklist.steps.count() == 0
-    services.checklist_step_record(checklist=checklist, step="cut", done_by=crew["pitboss"])
+    services.checklist_step_record(checklist=checklist, step="sign_out", done_by=crew["pitboss"])
     with pytest.raises(ValidationError) as refusal:
-        services.checklist_step_record(checklist=checklist, step="cut", done_by=crew["pitboss"])
+        services.checklist_step_record(
+            checklist=checklist, step="sign_out", done_by=crew["pitboss"]
+        )
     assert refusal.value.code == "step_done"
 
 
@@ -217,8 +219,12 @@ def test_pit_boss_opens_a_table_through_the_screen(client, closed_table, crew, p
     url = reverse("tables:table", kwargs={"table_id": closed_table.pk})
     client.post(url, {"op": "start_opening"})
     client.post(url, {"op": "step", "step": "chip_float", "count_25": "4", "count_100": "1"})
-    client.post(url, {"op": "step", "step": "cards", "decks": "6", "spread_checked": "on"})
-    for step in ("shuffled", "cut", "cut_card", "shoe_loaded", "sign_out", "staff"):
+    client.post(url, {"op": "step", "step": "cards", "decks": "6"})
+    for step in ("spread_checked", "turned", "mixed", "shuffled"):
+        client.post(url, {"op": "step", "step": step})
+    client.post(url, {"op": "step", "step": "cut", "cut_at": "140"})
+    client.post(url, {"op": "step", "step": "cut_card", "cards_behind_cut": "95"})
+    for step in ("shoe_loaded", "sign_out", "staff"):
         client.post(url, {"op": "step", "step": step})
     client.post(url, {"op": "step", "step": "cash_box", "seal": "S-9", "tip_box": "on"})
     refused = client.post(url, {"op": "open"}, follow=True).content.decode()

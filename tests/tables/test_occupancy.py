@@ -33,7 +33,8 @@ def test_a_lone_player_with_free_boxes_says_which_before_bets_close(dealer_desk,
     assert (command["lone_player"], command["free_boxes"]) == ("shared", "3, 4, 5, 6, 7")
     with translation.override("en"):
         assert step_text("close-bets", command, []) == (
-            "Bets closed; the only player leaves boxes 3, 4, 5, 6, 7 open to other players"
+            "Bets closed; the table's limits told to P1; the only player leaves boxes 3, 4, "
+            "5, 6, 7 open to other players"
         )
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from floor.models import Alert
 from tables import services
+from tables.checklists import step_codes
 from tables.models import Checklist, ChecklistStep, ChipCount, Table
 from tests.conftest import PASSWORD
 from tests.tables.conftest import do_opening_steps
@@ -137,15 +138,7 @@ def test_the_opening_page_shows_the_par_the_discrepancy_and_what_the_inspector_s
     page = client.get(url).content.decode()
     assert 'data-testid="float-discrepancy"' in page and "−95,000.00" in page
     assert "✓ Pitboss" not in page.split('data-testid="step-chip_float"')[1].split("</li>")[0]
-    do_rest = ["cards", "shuffled", "cut", "cut_card", "shoe_loaded", "sign_out", "cash_box"]
-    data = {
-        "cards": {"decks": 6, "spread_checked": True},
-        "cash_box": {"seal": "S", "tip_box": True},
-    }
-    for step in [*do_rest, "staff"]:
-        services.checklist_step_record(
-            checklist=checklist, step=step, done_by=crew["pitboss"], data=data.get(step, {})
-        )
+    do_opening_steps(checklist, crew["pitboss"], steps=step_codes("opening")[1:])
     page = client.get(url).content.decode()
     assert 'data-testid="sign-acknowledge"' in page and "You sign for" in page
     refused = client.post(

@@ -524,7 +524,7 @@ class Bench:
             return "open-round", {}, nothing
         if phase == "betting":
             if "close-bets" in legal:
-                return "close-bets", {"lone_player": "shared"}, nothing
+                return "close-bets", {"lone_player": "shared", "limits_announced": "told"}, nothing
             return "bet", {"box": 1, "seat": "P1", "stake": "100"}, nothing
         if "insurance-closed" in legal:
             return "insurance-closed", {}, nothing

@@ -149,7 +149,9 @@ def _open_demo_table(table, pitboss, inspector) -> None:
     checklist = table_services.checklist_start(table=table, kind="opening", started_by=pitboss)
     data = {
         "chip_float": {"counts": {d: n for d, n in DEMO_PAR.items() if d in DEMO_CHIPS}},
-        "cards": {"decks": 6, "spread_checked": True},
+        "cards": {"decks": 6},
+        "cut": {"cut_at": 150},
+        "cut_card": {"cards_behind_cut": 90},
         "cash_box": {"seal": "DEMO-0001", "tip_box": True},
     }
     for step in step_codes("opening"):

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('game', '0008_ledger_keys_and_chained_figures'),
+        ('game', '0009_table_cut_window'),
     ]
 
     operations = [
