@@ -207,10 +207,13 @@ def _advance(head: AuditChain, seq: int, digest: str) -> None:
     head.save(update_fields=["length", "head", "mac", "key_id"])
 
 
-def _append_entry(head: AuditChain, *, model: str, object_id: int, content: str) -> None:
-    """Append one :class:`AuditEntry` to the locked ``head``'s chain and move the head."""
+def _append_entry(
+    head: AuditChain, *, model: str, object_id: int, content: str, entries=None
+) -> None:
+    """Append one :class:`AuditEntry` to the locked ``head``'s chain and move the head
+    (``entries``: the entry model, a migration's historical one for :class:`Adoption`)."""
     seq = head.length + 1
-    entry = AuditEntry(
+    entry = (entries or AuditEntry)(
         chain=head.key,
         seq=seq,
         model=model,
@@ -657,7 +660,7 @@ class Adoption:
                 audit_key=row.audit_key,
                 audit_hash=row.audit_hash,
             )
-            self._advance(head, row.audit_seq, row.audit_hash)
+            _advance(head, row.audit_seq, row.audit_hash)
             if state_fields:
                 self._append(head, _label(model), row.pk, content_of(row, state_fields))
 
@@ -672,20 +675,4 @@ class Adoption:
         return head
 
     def _append(self, head, model: str, object_id: int, content: str) -> None:
-        entry = self.entry(
-            chain=head.key,
-            seq=head.length + 1,
-            model=model,
-            object_id=object_id,
-            content=content,
-            prev=head.head,
-            key_id=key_id(),
-        )
-        entry.hash = entry_hash(entry)
-        entry.save()
-        self._advance(head, entry.seq, entry.hash)
-
-    def _advance(self, head, seq: int, digest: str) -> None:
-        head.length, head.head, head.key_id = seq, digest, key_id()
-        head.mac = head_mac(head)
-        head.save()
+        _append_entry(head, model=model, object_id=object_id, content=content, entries=self.entry)

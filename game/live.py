@@ -462,6 +462,21 @@ class TableRound:
         return [{"kind": "settlement_confirmed", "net": str(self.engine.net)}]
 
     @property
+    def total_bet(self) -> Decimal:
+        """The stakes of the round's boxes (the round's total bet)."""
+        return sum(self.engine.bets.values(), Decimal(0))
+
+    @property
+    def players_net(self) -> Decimal | None:
+        """The players' result of an ended round: what the engine settled, or for a voided
+        round what was paid at once and stays paid; ``None`` while the round is open."""
+        if self.status == "closed":
+            return self.engine.net
+        if self.status == "voided":
+            return self.paid_at_once_net
+        return None
+
+    @property
     def paid_at_once_net(self) -> Decimal:
         """What the players won by the payments made at once (a Blackjack, even money,
         three sevens, a split Blackjack): chips that left the tray during the round."""

@@ -119,14 +119,12 @@ def record(ctx: Context, round_row: Round, command: dict, events, state) -> None
     round_row.snapshot = state.to_dict()
     round_row.status = state.status
     round_row.version = version
-    round_row.total_bet = sum(state.engine.bets.values(), Decimal(0))
+    round_row.total_bet = state.total_bet
     ended = state.status in ("closed", "voided")
     if ended:
         round_row.closed_at = ctx.now
         # A voided round's result is what was paid at once and stays paid (game.live).
-        round_row.players_net = (
-            state.engine.net if state.status == "closed" else state.paid_at_once_net
-        )
+        round_row.players_net = state.players_net
     ctx.writes.update(
         Round,
         round_row.pk,
