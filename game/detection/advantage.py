@@ -14,7 +14,7 @@ whole shoe, and a test on levels mistakes the one for the other.
 expectation at most 1 when the bet does not depend on the count. By Ville's inequality the
 chance that it *ever* reaches 1/α is at most α — however often it is checked, for a shift or a
 player's whole history. Its natural logarithm is the player's evidence in log-odds: it adds
-across tables, boxes and days. Two tests are averaged (each an e-process, so is the average):
+across tables, boxes and days. Three tests are averaged (each an e-process, so is the average):
 
 * **bet moves** — each raise scores the count's change (+1 × its change in standard deviations),
   each cut scores it with the sign turned; a normal-mixture martingale over the sum.
@@ -22,6 +22,9 @@ across tables, boxes and days. Two tests are averaged (each an e-process, so is 
   places at which true counts, and after which bet), smoothed in the count; each round scores the
   likelihood ratio of the count's change given the bet he then placed. It finds the thresholds
   of a ramp, a wonger's entry and exit, a bet that creeps up, without being told any of them.
+* **settled bet model** — the same model scored a round late, once the next bet is known: a bet
+  undone at once (a blip: 10, 30, 10) is neither scored nor learned from, so a counter who
+  camouflages with random small bets does not teach it noise (:class:`SettledModel`).
 
 Both allow for a bet that depends on the player's own last result, which is tied to the cards he
 has just seen (a lost round leaves slightly more low cards out): the measured tie is under 0.1
