@@ -16,7 +16,6 @@ from decimal import Decimal
 from game import live
 from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, Rules, hand_total
-from tables import chips
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
@@ -112,7 +111,9 @@ def shoe_view(shoe, table=None, *, every_round: bool = False) -> dict | None:
     }
 
 
-def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()) -> dict:
+def round_view(
+    state: live.TableRound, *, reserved: frozenset[int] = frozenset(), chip_set=()
+) -> dict:
     """What the table's screens show of one round in ``state`` (pure)."""
     engine = state.engine
     open_ = state.status in live.OPEN_STATUSES
@@ -124,8 +125,8 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "corrections": state.corrections,
         "void_reason": state.void_reason,
         "dealer": _dealer_view(state),
-        "boxes": _boxes_view(state),
-        "at_stake": _at_stake(state),
+        "boxes": _boxes_view(state, chip_set),
+        "at_stake": state.at_stake(),
         "turn": engine.turn if open_ else None,
         "awaiting": engine.awaiting() if open_ else None,
         "decision": state.status == "players" and "stand" in legal,
@@ -202,8 +203,7 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
         idle.add("shuffle")
     if state is not None:
         view["round"] = {"number": snap.round.number, "status": state.status, "id": snap.round.pk}
-        view.update(round_view(state, reserved=reserved))
-        settle_instructions(view["boxes"], table.chip_denominations)
+        view.update(round_view(state, reserved=reserved, chip_set=table.chip_denominations))
     view["legal_list"] = " ".join(sorted(view["legal"] | idle))
     return view
 
@@ -279,7 +279,7 @@ def _box_moves(state: live.TableRound) -> dict[int, dict]:
     return out
 
 
-def _boxes_view(state: live.TableRound) -> list[dict]:
+def _boxes_view(state: live.TableRound, chip_set=()) -> list[dict]:
     engine = state.engine
     seats = {b.number: b for b in engine.seats}
     moves = _box_moves(state)
@@ -306,7 +306,7 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
         }
         view["staked"] = view["bet"]  # what the players put down before the deal
         if box is not None:
-            paid = sum((Decimal(e.get("net") or 0) for e in view["paid_at_once"]), Decimal(0))
+            figures = state.box_settlement(number, chip_set)
             view.update(
                 insurance=box.insurance,
                 insurance_max=box.bet / 2,
@@ -315,34 +315,13 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
                 bonuses=box.bonuses,
                 net=box.net,
                 hands=[_hand_view(state, number, i, h) for i, h in enumerate(box.hands)],
-                # In play now: every hand's bet (doubles and splits included) and insurance.
-                bet=sum((h.bet for h in box.hands), Decimal(0)) + (box.insurance or 0),
-                paid_now=paid,
+                bet=figures.in_play,
+                paid_now=figures.paid_now,
                 # At the end, one instruction: what is still to pay (+) or collect (-) once
-                # what was paid at once (Blackjack, even money, three sevens) is taken off.
-                to_settle=box.net - paid if state.status in ("settled", "closed") else None,
+                # what was paid at once is taken off, and the chips that pay it.
+                to_settle=figures.to_settle,
+                payout_chips=[{"value": value, "count": n} for value, n in figures.chips],
+                payout_rest=figures.rest,
             )
         out.append(view)
     return out
-
-
-def settle_instructions(boxes: list[dict], chip_set) -> None:
-    """Add to each settled box the chips that pay what is still to pay (largest first, with
-    the rest no chip covers): ``payout_chips`` and ``payout_rest``."""
-    for box in boxes:
-        amount = box.get("to_settle")
-        if amount is not None and amount > 0:
-            split = chips.breakdown(amount, chip_set)
-            box["payout_chips"] = [{"value": value, "count": n} for value, n in split.chips]
-            box["payout_rest"] = split.rest
-
-
-def _at_stake(state: live.TableRound) -> Decimal:
-    engine = state.engine
-    if not engine.seats:
-        return sum(engine.bets.values(), Decimal(0))
-    total = Decimal(0)
-    for box in engine.seats:
-        total += sum((h.bet for h in box.hands), Decimal(0))
-        total += box.insurance or 0
-    return total
