@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from game.live import TableRound
+from game.table.live import TableRound
 from tests.game.conftest import current_round
 
 pytestmark = pytest.mark.django_db

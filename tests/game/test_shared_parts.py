@@ -6,7 +6,7 @@ kind's controls is refused when the template is compiled."""
 import pytest
 from django.template import Context, Template, TemplateSyntaxError
 
-from game.publish import LIVE_FRAGMENTS, render_fragment, table_view
+from game.screens.publish import LIVE_FRAGMENTS, render_fragment, table_view
 from game.templatetags.live import shared_parts
 
 pytestmark = pytest.mark.django_db(transaction=True)
