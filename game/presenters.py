@@ -137,6 +137,8 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "newcomers": state.newcomers() if state.status == "betting" else [],
         "uninformed": ", ".join(state.uninformed()) if state.status == "betting" else "",
         "double_offer": _double_offer(state, legal),
+        "turn_face_down": _turn_face_down(state),
+        "face_down_boxes": _face_down_boxes(state) if open_ else [],
         "last_card": _last_card_view(state, legal),
     }
     return view
@@ -208,6 +210,24 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     return view
 
 
+def _turn_face_down(state: live.TableRound) -> int:
+    """docs/sources.md#players-cards-face-down: in the players' turn, how many of the cards
+    of the hand whose turn it is lie face down — the croupier turns them and enters each
+    before its decision (the tablet's prompt); 0 otherwise."""
+    turn = state.engine.turn if state.status == "players" else None
+    return state.engine.face_down(*turn) if isinstance(turn, tuple) else 0
+
+
+def _face_down_boxes(state: live.TableRound) -> list[int]:
+    """The boxes with a card lying face down, not yet entered (the inspector's tile)."""
+    engine = state.engine
+    return [
+        box.number
+        for box in engine.seats
+        if any(engine.face_down(box.number, i) for i in range(len(box.hands)))
+    ]
+
+
 def _double_offer(state: live.TableRound, legal) -> bool:
     """docs/sources.md#double: on a first two cards of 9, 10 or 11 the dealer
     himself offers the double — a prompt for that hand (rule key ``offer_double_9_11``)."""
@@ -239,15 +259,10 @@ def _dealer_view(state: live.TableRound) -> dict:
 def _hand_view(state: live.TableRound, number: int, index: int, hand) -> dict:
     turn = state.engine.turn if state.status in ("dealing", "players", "turning") else None
     codes = [c.code for c in hand.cards]
-    # docs/sources.md#double: a double's card dealt face down (``double_card: face-down``)
-    # shows face down on every screen until it is turned and entered.
-    face_down = (
-        state.engine.rules.double_card == "face-down"
-        and hand.doubled
-        and len(codes) == 2
-        and not hand.settled
-        and state.status in live.OPEN_STATUSES
-    )
+    # A card dealt face down shows face down on every screen until it is turned and
+    # entered: a double's card (docs/sources.md#double, ``double_card: face-down``) and the
+    # players' cards of the deal (docs/sources.md#players-cards-face-down).
+    face_down = state.engine.face_down(number, index) if state.is_open else 0
     return {
         "index": index + 1,
         "cards": [card_view(c) for c in codes] + [card_view("", hidden=True)] * face_down,
