@@ -91,18 +91,21 @@ def shoe_used(shoe) -> bool:
     return shoe.dealt > (1 if shoe.burn_card else 0)
 
 
-def shoe_view(shoe, table=None, *, every_round: bool = False) -> dict | None:
+def shoe_view(shoe, table=None, *, every_round: bool = False, face_down: int = 0) -> dict | None:
+    """The shoe as the screens show it; ``face_down``: the round's cards lying face down,
+    out of the shoe though not yet entered (docs/sources.md#players-cards-face-down)."""
     if shoe is None:
         return None
     stale = table is not None and shoe_before_opening(shoe, table)
     round_done = every_round and shoe_used(shoe)
-    early = cut_card_early(dealt=shoe.dealt, size=shoe.size, behind=shoe.cards_behind_cut)
+    dealt = shoe.dealt + face_down
+    early = cut_card_early(dealt=dealt, size=shoe.size, behind=shoe.cards_behind_cut)
     return {
         "number": shoe.number,
-        "dealt": shoe.dealt,
+        "dealt": dealt,
         "size": shoe.size,
-        "left": shoe.size - shoe.dealt,
-        "penetration_pct": round(100 * shoe.penetration),
+        "left": shoe.size - dealt,
+        "penetration_pct": round(100 * dealt / shoe.size) if shoe.size else 0,
         "cut_card_out": shoe.cut_card_out,
         "needs_shuffle": shoe.cut_card_out is not None or stale or round_done,
         "every_round": round_done and shoe.cut_card_out is None,
@@ -169,7 +172,8 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
     state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
-    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round)
+    face_down = state.engine.cards_face_down if state is not None and state.is_open else 0
+    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round, face_down=face_down)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN

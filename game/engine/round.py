@@ -187,6 +187,14 @@ class RoundState:
         )
         return h.down + double
 
+    @property
+    def cards_face_down(self) -> int:
+        """How many cards lie face down in this round, out of the shoe and not yet entered
+        (the shoe's own count takes each when it is entered)."""
+        return sum(
+            self.face_down(box.number, i) for box in self.seats for i in range(len(box.hands))
+        )
+
     def dealer_must_draw(self) -> bool | None:
         """During the dealer's turn: True while he must draw (``awaiting`` is ``card:dealer``);
         False once he stands or stops (the round is then settled); None before his turn."""

@@ -73,6 +73,8 @@ def test_the_players_cards_lie_face_down_until_turned_at_the_box_s_turn(staffed_
     for key in ("live-en", "live-observer-en", "live-ru"):
         assert face_down_cards(seen[key], 1) == 2 and face_down_cards(seen[key], 2) == 2, key
     assert 'data-testid="tile-face-down"' in seen["tile"] and "boxes 1, 2" in seen["tile"]
+    # the burnt card, four face down and the dealer's two are out of the shoe
+    assert "Shoe 1: 7 of 312 cards dealt" in seen["live-en"]
     assert 'data-awaiting="card:box 1 hand 1"' in seen["live-en"]
     assert "Box 1: turn its 2 face-down cards and tap each" in seen["live-en"]
     assert "Бокс 1: переверните его 2 закрытые карты и нажмите каждую" in seen["live-ru"]
