@@ -35,8 +35,7 @@ from floor.changes import table_changed, table_topic
 from floor.errors import Refused
 from floor.ledger import AuditChain
 from floor.parsing import box_number
-from game import live
-from game.commands import (
+from game.commands.commands import (
     ALL_COMMANDS,
     COMMAND_ACTS,
     ROUND_COMMANDS,
@@ -44,11 +43,12 @@ from game.commands import (
     ParsedCommand,
     command_parse,
 )
-from game.cuts import cut_card_early
+from game.commands.table_commands import HANDLERS
 from game.engine import EngineError
 from game.models import Command, LiveTable, Round, round_chain_of
 from game.recording import Context, alert_for, current_round, record
-from game.table_commands import HANDLERS
+from game.table import live
+from game.table.cuts import cut_card_early
 from staff.permissions import At, may
 from staff.selectors import table_role_subquery
 from tables import chips

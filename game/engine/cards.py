@@ -282,10 +282,12 @@ class ShoeState:
 
     # -- serialisation --------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
-        """JSON-safe state: counts of what is out (and a virtual shoe's order and generator)."""
+    def position(self) -> dict:
+        """What dealing a card changes, JSON-safe: the counts of what is out and, for a
+        virtual shoe, its order, the place in it and the generator of the rest of the
+        shuffle (``set_position`` puts them back; the seed, the cut and the count of
+        shuffles are not moved by a card)."""
         d = {
-            "decks": self.decks,
             "dealt": self.dealt,
             "out": {
                 c.code: self.decks - n
@@ -300,14 +302,43 @@ class ShoeState:
         }
         if self._order is not None:
             state = self._rng.getstate()
+            d["order"] = [c.code for c in self._order]
+            d["pos"] = self._pos
+            d["fixed"] = self._fixed
+            d["rng"] = [state[0], list(state[1]), state[2]]
+        return d
+
+    def set_position(self, d: dict) -> None:
+        """Put the shoe back where ``position()`` found it, in place (a round's shoe is
+        shared: ``RoundState.pop`` moves it back under everyone who holds it)."""
+        suited = [self.decks] * 52
+        ranks = [4 * self.decks] * 13
+        for code, n in d.get("out", {}).items():
+            suited[Card.parse(code).index] -= n
+        for rank, n in d.get("out_ranks", {}).items():
+            ranks[RANKS.index(rank)] -= n
+        self._suited, self._ranks = suited, ranks
+        self.dealt = d.get("dealt", 0)
+        if "order" in d:
+            self._order = [Card.parse(c) for c in d["order"]]
+            self._pos = d["pos"]
+            self._fixed = d["fixed"]
+            rng = random.Random()
+            s = d["rng"]
+            rng.setstate((s[0], tuple(s[1]), s[2]))
+            self._rng = rng
+
+    def to_dict(self) -> dict:
+        """JSON-safe state: counts of what is out (and a virtual shoe's order and generator)."""
+        position = self.position()
+        d = {"decks": self.decks}
+        d.update((k, position[k]) for k in ("dealt", "out", "out_ranks"))
+        if self._order is not None:
             d["virtual"] = {
                 "seed": self.seed,
                 "cut": self.cut,
                 "shuffles": self.shuffles,
-                "order": [c.code for c in self._order],
-                "pos": self._pos,
-                "fixed": self._fixed,
-                "rng": [state[0], list(state[1]), state[2]],
+                **{k: position[k] for k in ("order", "pos", "fixed", "rng")},
             }
         return d
 
@@ -315,23 +346,12 @@ class ShoeState:
     def from_dict(cls, d: dict) -> ShoeState:
         """Rebuild a shoe from ``to_dict``."""
         shoe = cls(d["decks"])
-        for code, n in d.get("out", {}).items():
-            shoe._suited[Card.parse(code).index] -= n
-        for rank, n in d.get("out_ranks", {}).items():
-            shoe._ranks[RANKS.index(rank)] -= n
-        shoe.dealt = d.get("dealt", 0)
         v = d.get("virtual")
+        shoe.set_position(d if v is None else {**d, **v})
         if v is not None:
             shoe.seed = v["seed"]
             shoe.cut = v["cut"]
             shoe.shuffles = v["shuffles"]
-            shoe._order = [Card.parse(c) for c in v["order"]]
-            shoe._pos = v["pos"]
-            shoe._fixed = v["fixed"]
-            rng = random.Random()
-            s = v["rng"]
-            rng.setstate((s[0], tuple(s[1]), s[2]))
-            shoe._rng = rng
         return shoe
 
     def __eq__(self, other) -> bool:

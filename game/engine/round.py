@@ -36,6 +36,7 @@ from .actions import (
     Split,
     Stand,
     action_from_dict,
+    action_to_dict,
     parse_action,
     to_chips,
 )
@@ -110,6 +111,8 @@ class RoundState:
         # and are entered as they are turned, at the box's turn
         # (docs/sources.md#players-cards-face-down). Derived from the rules, never stored.
         self._down = self.rules.player_cards == "face-down"
+        # The move stack (``push`` / ``pop``): each action pushed and the position before it.
+        self._stack: list[tuple[Action, dict]] = []
 
     # -- queries --------------------------------------------------------------------------
 
@@ -344,6 +347,37 @@ class RoundState:
         events: list[dict] = []
         handler(self, action, events)
         return events
+
+    # -- the move stack (python-chess's ``Board.push`` / ``pop``) -----------------------------
+
+    def push(self, action: Action) -> list[dict]:
+        """``apply`` the action and keep it on the move stack with the position before it, so
+        that ``pop`` can take it back. An illegal action raises as ``apply`` does and is not
+        pushed."""
+        before = self._position()
+        events = self.apply(action)
+        self._stack.append((action, before))
+        return events
+
+    def pop(self) -> Action:
+        """Take back the last action pushed: the round — and its shoe, in place — is exactly
+        as it was before it. Returns that action; raises ``ActionError`` (``nothing_to_undo``)
+        when no action was pushed (or kept by ``to_dict(undo=...)``)."""
+        if not self._stack:
+            raise _illegal("No action to take back", code="nothing_to_undo")
+        action, before = self._stack.pop()
+        self.shoe.set_position(before["shoe"])
+        self._set_state(before)
+        return action
+
+    @property
+    def move_stack(self) -> list[Action]:
+        """The actions pushed, oldest first (those ``pop`` can take back)."""
+        return [action for action, _ in self._stack]
+
+    def peek(self) -> Action | None:
+        """The last action pushed (the one ``pop`` would take back), or None."""
+        return self._stack[-1][0] if self._stack else None
 
     @classmethod
     def replay(
@@ -1042,13 +1076,28 @@ class RoundState:
 
     # -- serialisation --------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
-        """The whole state, JSON-safe (Decimals as strings, cards as codes)."""
-        return {
+    def to_dict(self, *, undo: int = 0) -> dict:
+        """The whole state, JSON-safe (Decimals as strings, cards as codes). With ``undo``,
+        also the last ``undo`` actions of the move stack with the position before each
+        (``stack``), so that the round read back can ``pop`` them; the stack is history, not
+        state: two rounds are equal whatever their stacks."""
+        d = {
             "rules": self.rules.to_json(),
             "limits": None if self.limits is None else self.limits.to_dict(),
             "boxes": list(self.boxes),
             "shoe": self.shoe.to_dict(),
+            **self._state(),
+        }
+        if undo > 0 and self._stack:
+            d["stack"] = [
+                {"action": action_to_dict(action), "before": before}
+                for action, before in self._stack[-undo:]
+            ]
+        return d
+
+    def _state(self) -> dict:
+        """What an action changes, but the shoe (JSON-safe)."""
+        return {
             "phase": self.phase,
             "bets": {str(k): str(v) for k, v in self.bets.items()},
             "seats": [b.to_dict() for b in self.seats],
@@ -1061,31 +1110,43 @@ class RoundState:
             "insurance_offered": self.insurance_offered,
         }
 
+    def _position(self) -> dict:
+        """What an action changes, the shoe's part included: what ``pop`` restores."""
+        return {"shoe": self.shoe.position(), **self._state()}
+
+    def _set_state(self, d: dict) -> None:
+        self.phase = d["phase"]
+        self.bets = {int(k): Decimal(v) for k, v in d["bets"].items()}
+        self.seats = [Box.from_dict(b) for b in d["seats"]]
+        self.dealer = []
+        self._dhard = 0
+        self._dace = False
+        for c in d["dealer"]:
+            card = Card.parse(c)
+            self.dealer.append(card)
+            self._dhard += card.value
+            self._dace = self._dace or card.value == 1
+        self._plan = list(d["plan"])
+        self._plan_pos = d["plan_pos"]
+        self._tb, self._th = d["turn"]
+        self._need = d["need"]
+        self._deal_to = list(d.get("deal_to", ()))
+        self.insurance_offered = d["insurance_offered"]
+
     @classmethod
     def from_dict(cls, d: dict) -> RoundState:
-        """Rebuild a round from ``to_dict``. A snapshot stored before a rule key existed lacks
-        it and gets the ``standard`` preset's value, which is the behaviour it was played
-        under (``split_blackjack: twenty-one``, ``split_deal: in-turn``)."""
+        """Rebuild a round from ``to_dict`` (its move stack too, as far as it was kept). A
+        snapshot stored before a rule key existed lacks it and gets the ``standard`` preset's
+        value, which is the behaviour it was played under (``split_blackjack: twenty-one``,
+        ``split_deal: in-turn``)."""
         r = cls(
             Rules.from_json({"preset": "standard", **d["rules"]}),
             Limits.from_dict(d["limits"]),
             tuple(d["boxes"]),
             ShoeState.from_dict(d["shoe"]),
         )
-        r.phase = d["phase"]
-        r.bets = {int(k): Decimal(v) for k, v in d["bets"].items()}
-        r.seats = [Box.from_dict(b) for b in d["seats"]]
-        for c in d["dealer"]:
-            card = Card.parse(c)
-            r.dealer.append(card)
-            r._dhard += card.value
-            r._dace = r._dace or card.value == 1
-        r._plan = list(d["plan"])
-        r._plan_pos = d["plan_pos"]
-        r._tb, r._th = d["turn"]
-        r._need = d["need"]
-        r._deal_to = list(d.get("deal_to", ()))
-        r.insurance_offered = d["insurance_offered"]
+        r._set_state(d)
+        r._stack = [(action_from_dict(e["action"]), e["before"]) for e in d.get("stack", ())]
         return r
 
     def __eq__(self, other) -> bool:

@@ -1,9 +1,13 @@
 """Hypothesis properties: totals, every legal sequence settles, money is conserved, replay
-rebuilds the state, and illegal actions change nothing."""
+rebuilds the state, illegal actions change nothing, and the move stack (python-chess's
+``Board.push`` / ``pop``): pushing an action and popping it leaves the round — and its shared
+shoe — exactly as it was, for random legal sequences under random rule sets and for the
+simulator's rounds out of a seeded virtual shoe."""
 
 import json
 from decimal import Decimal
 
+import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
@@ -22,12 +26,15 @@ from game.engine import (
     RoundState,
     Rules,
     RulesError,
+    ShoeState,
     Split,
     Stand,
     hand_total,
 )
 from game.engine.cards import ALL_SUITED, RANKS
 from game.engine.round import actions_from_events
+from game.engine.simulate import play_round
+from game.engine.strategy import strategy_for
 
 ALL_CARDS = list(ALL_SUITED) + [Card.parse(r) for r in RANKS]
 SETTINGS = settings(
@@ -202,3 +209,98 @@ def test_replaying_actions_or_events_rebuilds_the_state(played):
         for a in actions[done:]:
             restored.apply(a)
         assert restored == r
+
+
+# -- the move stack: push / pop ---------------------------------------------------------
+
+
+@given(played_rounds(), st.integers(0, 400))
+@SETTINGS
+def test_push_then_pop_restores_every_position_of_a_random_round(played, back):
+    rules, r, actions, _, _ = played
+    pushed = RoundState(rules)
+    before = []
+    for action in actions:
+        before.append(pushed.to_dict())
+        pushed.push(action)
+    assert pushed == r
+    assert pushed.move_stack == actions
+    back = min(back, len(actions))
+    for i in range(len(actions) - 1, len(actions) - 1 - back, -1):
+        assert pushed.pop() == actions[i]
+        assert pushed.to_dict() == before[i]
+    for action in actions[len(actions) - back :]:  # pushed again: the same round
+        pushed.push(action)
+    assert pushed == r
+
+
+@given(played_rounds(), st.integers(1, 6))
+@SETTINGS
+def test_the_stack_kept_in_a_snapshot_pops_as_the_live_one(played, depth):
+    rules, r, actions, _, _ = played
+    pushed = RoundState.replay(rules, None, [])
+    for action in actions:
+        pushed.push(action)
+    stored = RoundState.from_dict(json.loads(json.dumps(pushed.to_dict(undo=depth))))
+    assert stored == pushed
+    assert stored.move_stack == actions[-depth:]
+    for _ in range(min(depth, len(actions))):
+        assert stored.pop() == pushed.pop()
+        assert stored == pushed
+        assert stored.shoe == pushed.shoe
+
+
+@given(
+    st.sampled_from(["standard", "hole-card", "open-cards"]),
+    st.integers(0, 10_000),
+    st.booleans(),
+    st.integers(1, 6),
+)
+@settings(max_examples=60, deadline=None)
+def test_push_pop_on_the_simulators_rounds_out_of_a_virtual_shoe(preset, seed, drawn, rounds):
+    """The simulator plays rounds out of a seeded shoe; the same rounds pushed onto a round
+    sharing a twin shoe (each card drawn first, or entered by hand out of the shoe's order)
+    pop back card by card to the exact shoe and round, the order and the generator too."""
+    rules = Rules.preset(preset)
+    strategy = strategy_for(rules)
+    shoe = ShoeState.shuffled(rules.decks, seed)
+    twin = ShoeState.shuffled(rules.decks, seed)
+    for _ in range(rounds):
+        trace = []
+        played = play_round(rules, shoe, strategy, False, trace)
+        r = RoundState(rules, None, (1,), twin)
+        positions = []
+        for action in trace:
+            if drawn and isinstance(action, Deal):
+                assert twin.next_card() is action.card
+            positions.append((r.to_dict(), twin.to_dict()))
+            r.push(action)
+        assert r.result() == played.result()
+        for i in range(len(trace) - 1, -1, -1):
+            assert r.pop() == trace[i]
+            assert (r.to_dict(), twin.to_dict()) == positions[i]
+        for action in trace:  # dealt again: the twin shoe is where the simulator's is
+            if drawn and isinstance(action, Deal):
+                twin.next_card()
+            r.push(action)
+        if drawn:
+            assert twin == shoe
+
+
+def test_an_illegal_action_is_not_pushed_and_an_empty_stack_does_not_pop():
+    r = RoundState("standard")
+    with pytest.raises(EngineError) as refused:
+        r.pop()
+    assert refused.value.code == "nothing_to_undo"
+    r.push(Bet(1, 100))
+    before = r.to_dict()
+    with pytest.raises(EngineError):
+        r.push(Stand())
+    assert r.to_dict() == before and r.move_stack == [Bet(1, 100)]
+    assert r.peek() == Bet(1, 100)
+    r.push(CloseBets())
+    r.push(Deal("Th"))
+    assert r.pop() == Deal("Th") and r.shoe.dealt == 0
+    assert r.pop() == CloseBets() and r.phase == "betting"
+    assert r.pop() == Bet(1, 100) and r.bets == {}
+    assert r.peek() is None

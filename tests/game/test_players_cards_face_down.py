@@ -1,9 +1,10 @@
 """003's variant «Карты игроков могут сдаваться взакрытую»
-(docs/sources.md#players-cards-face-down, rule key ``player_cards: face-down``) at a live table, through the public
-interface (command_submit): the deal records a face-down card where each box card goes; at
-the box's turn the croupier enters each card as it is turned; until then every screen — the
-tablet, the observer's, the inspector's tile, the replay — shows a face-down card, and the
-round log says so. Out-of-order input is refused in words and changes nothing."""
+(docs/sources.md#players-cards-face-down, rule key ``player_cards: face-down``) at a live
+table, through the public interface (command_submit): the deal records a face-down card where
+each box card goes; at the box's turn the croupier enters each card as it is turned; until
+then every screen — the tablet, the observer's, the inspector's tile, the replay — shows a
+face-down card, and the round log says so. Out-of-order input is refused in words and
+changes nothing."""
 
 import re
 from decimal import Decimal
@@ -13,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from game.messages import error_text
-from game.publish import render_fragment, table_view
+from game.commands.messages import error_text
 from game.replay import replay_steps
+from game.screens.publish import render_fragment, table_view
 from tests.desk import current_round
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from floor import parsing
 from floor.errors import Refused
 from floor.parsing import whole_number
-from game import live
+from game.table import live
 
 # Commands that change the round or the shoe: they carry the round version the screen
 # showed, are refused ``stale`` when it moved on, and move it.

@@ -2,8 +2,9 @@
 
 Pure Python (the engine plus the standard library). The engine decides every total, legal
 action and payout; this layer adds what a real table has around a round: up to three
-players sharing a box, the correction of the last card entered, the cut card coming out,
-the croupier's confirmation of the settlement, and the inspector's void.
+players sharing a box, the correction of the last card entered (the engine's ``pop`` of
+that card and ``push`` of the right one), the cut card coming out, the croupier's
+confirmation of the settlement, and the inspector's void.
 
 A round is rebuilt exactly by replaying its commands from its opening state
 (:meth:`TableRound.replay`); the database keeps the commands as events and the result of
@@ -34,7 +35,7 @@ from game.engine import (
     action_to_dict,
 )
 from game.engine.actions import action_from_dict, to_chips
-from game.shares import split_pro_rata
+from game.table.shares import split_pro_rata
 
 MAX_SHARES_PER_BOX = 3  # docs/sources.md#box-shared-by-up-to-three
 SEAT_MAX_LENGTH = 24  # floor.parsing.SEAT_LABEL_MAX: this layer is pure Python
@@ -140,6 +141,7 @@ class TableRound:
         self.corrections: list[dict] = []
         self.cut_card_out: dict | None = None
         self.paid_at_once: list[dict] = []
+        self.paid_before_last = 0  # how many of ``paid_at_once`` came before the last action
         self.void_reason = ""
 
     def _fresh_engine(self) -> RoundState:
@@ -216,7 +218,7 @@ class TableRound:
         return len({share.seat for shares in self.shares.values() for share in shares})
 
     def share_payouts(self) -> dict[int, list[dict]]:
-        """Each share's part of its box's result, pro rata to stakes (see game.shares)."""
+        """Each share's part of its box's result, pro rata to stakes (see game.table.shares)."""
         out = {}
         for box in self.engine.seats:
             shares = self.shares.get(box.number, [])
@@ -252,12 +254,18 @@ class TableRound:
         if self.status == "settled":
             raise LiveError("The round is settled: confirm the settlement", code="round_over")
         decided = self._decided(command["action"], getattr(action, "box", None))
-        events = self.engine.apply(action)  # raises with the engine's state unchanged
+        events = self._push(action)  # raises with the engine's state unchanged
         if decided is not None:
             events.append(decided)
-        self.actions.append(action_to_dict(action))
         self.last_was_card = isinstance(action, Deal)
         self.last_card = _last_card(events) if self.last_was_card else None
+        return events
+
+    def _push(self, action) -> list[dict]:
+        """Push an engine action (``RoundState.push``: a correction pops it back)."""
+        events = self.engine.push(action)  # raises with the engine's state unchanged
+        self.actions.append(action_to_dict(action))
+        self.paid_before_last = len(self.paid_at_once)
         self._after_engine(events)
         return events
 
@@ -404,9 +412,7 @@ class TableRound:
 
     def _set_box(self, box: int, shares: list[Share]) -> list[dict]:
         total = sum((s.stake for s in shares), Decimal(0))
-        action = Bet(box, total)
-        events = self.engine.apply(action)  # the engine checks the box total against limits
-        self.actions.append(action_to_dict(action))
+        events = self._push(Bet(box, total))  # the engine checks the box total against limits
         self.last_was_card = False
         if shares:
             self.shares[box] = shares
@@ -416,32 +422,29 @@ class TableRound:
         return events
 
     def _cmd_correct_card(self, command: dict) -> list[dict]:
-        """Replace the last card entered (only before anything else happened)."""
+        """Replace the last card entered (only before anything else happened): the engine
+        pops it (``RoundState.pop``: the round and the shoe exactly as before it) and pushes
+        the corrected card. Refused, the round unchanged, when the corrected card is not
+        accepted where the last one went."""
         if not self.last_was_card:
             raise LiveError(
                 "Only the last card can be corrected, and only before the next action",
                 code="nothing_to_correct",
             )
         new = Deal(command.get("card"))
-        old = self.actions[-1]["card"]
-        actions = [*self.actions[:-1], action_to_dict(new)]
-        engine, events = self._replay_engine(actions)
-        self.engine = engine
-        self.actions = actions
-        self.paid_at_once = []
+        old = self.engine.pop()
+        try:
+            events = self.engine.push(new)
+        except EngineError:
+            self.engine.push(old)  # the position the last card left: nothing changed
+            raise
+        del self.paid_at_once[self.paid_before_last :]
+        self.actions[-1] = action_to_dict(new)
         self._after_engine(events)
-        self.last_was_card = True
         self.last_card = _last_card(events)
-        correction = {"kind": "correction", "old": old, "new": new.card.code}
+        correction = {"kind": "correction", "old": old.card.code, "new": new.card.code}
         self.corrections.append(correction)
         return [correction]
-
-    def _replay_engine(self, actions: list[dict]) -> tuple[RoundState, list[dict]]:
-        engine = self._fresh_engine()
-        events: list[dict] = []
-        for a in actions:
-            events.extend(engine.apply(action_from_dict(a)))
-        return engine, events
 
     def _cmd_cut_card_out(self, command: dict) -> list[dict]:
         """The croupier marks the cut card coming out: this round finishes, the next one
@@ -511,7 +514,8 @@ class TableRound:
     def to_dict(self) -> dict:
         return {
             "opening": self.opening,
-            "engine": self.engine.to_dict(),
+            # The last card entered can be corrected: the engine keeps it on its move stack.
+            "engine": self.engine.to_dict(undo=1 if self.last_was_card else 0),
             "shares": {str(b): [s.to_dict() for s in ss] for b, ss in self.shares.items()},
             "status": self.status,
             "actions": self.actions,
@@ -520,6 +524,7 @@ class TableRound:
             "corrections": self.corrections,
             "cut_card_out": self.cut_card_out,
             "paid_at_once": self.paid_at_once,
+            "paid_before_last": self.paid_before_last,
             "void_reason": self.void_reason,
         }
 
@@ -536,8 +541,21 @@ class TableRound:
         r.corrections = list(d["corrections"])
         r.cut_card_out = d["cut_card_out"]
         r.paid_at_once = list(d["paid_at_once"])
+        r.paid_before_last = d.get("paid_before_last", 0)
         r.void_reason = d["void_reason"]
+        if r.last_was_card and r.engine.peek() is None:
+            r._last_card_undoable()
         return r
+
+    def _last_card_undoable(self) -> None:
+        """A snapshot stored before the engine kept the last card on its move stack: the
+        engine is rebuilt once from the opening (with what was paid before that card)."""
+        self.engine = self._fresh_engine()
+        paid = []
+        for a in self.actions:
+            events = self.engine.push(action_from_dict(a))
+            paid.append(sum(e["kind"] in PAID_AT_ONCE for e in events))
+        self.paid_before_last = sum(paid[:-1])
 
     @classmethod
     def replay(cls, opening: dict, commands: list[dict]) -> TableRound:

@@ -13,13 +13,14 @@ from django.utils import timezone
 from floor.alerts import alert_raise
 from floor.errors import Refused
 from floor.parsing import box_number, whole_number
-from game import live, players
-from game.configuration import table_rules
-from game.cuts import cut_limits
+from game import players
+from game.configuration.services import table_rules
 from game.engine import Card, EngineError, ShoeState
 from game.models import ErrorFlag, Round, RoundEvent, Shoe
-from game.presenters import shoe_before_opening, shoe_used
 from game.recording import Context, current_round, record
+from game.screens.presenters import shoe_before_opening, shoe_used
+from game.table import live
+from game.table.cuts import cut_limits
 from staff import seats
 from tables.models import Table
 from tables.services import reservation_place, reservation_release, reservation_renew
