@@ -57,7 +57,7 @@ def test_the_players_cards_lie_face_down_until_their_box_plays(new_page, crew, t
     look(observer, f"players-face-down-observer-{size}")
     look(inspector, f"players-face-down-inspector-{size}")
     expect(page.get_by_test_id("turn-face-down")).to_have_text(
-        "Box 1: turn its 2 face-down cards and tap each"
+        "Box 1: turn its two face-down cards and tap each"
     )
     assert_in_view(page.get_by_test_id("awaiting"), what="which cards to turn")
     assert_in_view(page.get_by_test_id("card-6"), min_width=TOUCH, min_height=TOUCH)

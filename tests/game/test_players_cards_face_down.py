@@ -77,8 +77,8 @@ def test_the_players_cards_lie_face_down_until_turned_at_the_box_s_turn(staffed_
     # the burnt card, four face down and the dealer's two are out of the shoe
     assert "Shoe 1: 7 of 312 cards dealt" in seen["live-en"]
     assert 'data-awaiting="card:box 1 hand 1"' in seen["live-en"]
-    assert "Box 1: turn its 2 face-down cards and tap each" in seen["live-en"]
-    assert "Бокс 1: переверните его 2 закрытые карты и нажмите каждую" in seen["live-ru"]
+    assert "Box 1: turn its two face-down cards and tap each" in seen["live-en"]
+    assert "Бокс 1: переверните его две закрытые карты и нажмите каждую" in seen["live-ru"]
     assert 'data-testid="stand"' not in seen["live-en"]  # the decision waits for the cards
 
     dealer.cards("6h")  # box 1's first card turned
