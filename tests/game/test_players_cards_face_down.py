@@ -148,6 +148,8 @@ def test_a_turned_blackjack_is_paid_at_its_turn_and_even_money_waits(staffed_tab
     dealer.ok("card-down")
     dealer.cards("Ad")  # the dealer's ace: insurance, but no even money on unknown cards
     dealer.ok("card-down")
+    tablet = screens(table)["live-en"]  # the tablet offers what the engine accepts
+    assert 'data-testid="even-money-1"' not in tablet and 'data-testid="insure-form-1"' in tablet
     before = snapshot_of(table)
     refused = dealer.send("even-money", box=1)
     assert not refused.ok and refused.code == "even_money_not_allowed"
@@ -192,3 +194,39 @@ def test_the_round_log_and_the_replay_show_the_face_down_cards(staffed_table):
     assert face_down_cards(state, 1) == 2
     final = client.get(url).content.decode().split('data-testid="replay-state"')[1]
     assert face_down_cards(final, 1) == 0 and 'data-card="Th"' in final
+
+
+def test_a_simulated_table_deals_face_down_and_turns_from_its_shoe(staffed_table):
+    """A simulated shoe: 'Dealt face down' in the deal, then 'deal-next' takes each turned
+    card out of the shoe; a hit there is the box owner's decision, recorded as one."""
+    from game.models import RoundEvent
+
+    table, desks = staffed_table(8, card_entry="simulated", rules=DOWN)
+    desk = desks["dealer"]
+    desk.start_round({1: 100})
+    desk.ok("close-bets")
+    hit = False
+    for _ in range(40):
+        row = current_round(table)
+        if row.status == "settled":
+            break
+        legal = screens(table)["live-en"].split('data-legal="')[1].split('"')[0].split()
+        if "card-down" in legal:
+            desk.ok("card-down")
+        elif "insurance-closed" in legal:
+            desk.ok("insurance-closed")
+        elif "stand" in legal and hit:
+            desk.ok("stand")
+        elif "stand" in legal:
+            desk.ok("deal-next")  # a hit
+            hit = True
+        else:
+            desk.ok("deal-next")
+    row = current_round(table)
+    assert row.status == "settled"
+    logged = RoundEvent.objects.filter(round=row)
+    events = [e for ev in logged for e in ev.payload.get("events", ())]
+    assert sum(e["kind"] == "card_down" for e in events) == 2
+    assert sum(bool(e.get("turned")) for e in events) == 2
+    if hit:
+        assert any(e["kind"] == "decided" and e["decision"] == "hit" for e in events)
