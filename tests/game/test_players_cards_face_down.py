@@ -230,3 +230,20 @@ def test_a_simulated_table_deals_face_down_and_turns_from_its_shoe(staffed_table
     assert sum(bool(e.get("turned")) for e in events) == 2
     if hit:
         assert any(e["kind"] == "decided" and e["decision"] == "hit" for e in events)
+
+
+def test_a_turned_card_can_be_corrected_and_the_other_stays_face_down(staffed_table):
+    table, desks = staffed_table(6, rules=DOWN)
+    dealer = desks["dealer"]
+    dealer.start_round({1: 100})
+    dealer.ok("close-bets")
+    dealer.ok("card-down")
+    dealer.cards("9d")
+    dealer.ok("card-down")
+    dealer.cards("7h", "6h")  # the hole card; box 1's first card turned: a 6
+    dealer.ok("correct-card", card="5h")  # mistyped: it was a 5
+    seen = screens(table)["live-observer-en"]
+    assert 'data-card="5h"' in hand_html(seen, 1) and 'data-card="6h"' not in hand_html(seen, 1)
+    assert face_down_cards(seen, 1) == 1
+    dealer.cards("6s")  # 11: the player decides
+    assert "Box 1, hand 1: the player's decision" in screens(table)["live-en"]
