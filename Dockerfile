@@ -18,7 +18,7 @@ COPY . .
 
 # Build-time only values: collectstatic needs settings to load, not a real secret.
 RUN DEBUG=0 SECRET_KEY=collectstatic-only-not-a-secret AUDIT_CHAIN_KEY=collectstatic-only-not-a-key python manage.py collectstatic --noinput \
-    && python -m compileall -q casino staff tables game cashdesk \
+    && python -m compileall -q casino feed floor staff tables game cashdesk benchmarks \
     && useradd --system --uid 10001 --home-dir /app casino \
     && chown -R casino /app/staticfiles
 

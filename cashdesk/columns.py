@@ -85,7 +85,7 @@ def line_cells(figures, columns: list[Column]) -> list[dict]:
     ]
 
 
-# The dealer's figures (game.dealer_figures): after the dealer, the gaming day, the shift and
+# The dealer's figures (game.dealers.figures): after the dealer, the gaming day, the shift and
 # his tables, one column per figure — the screen's and the exports'.
 DEALER_COLUMNS = [
     Column("rounds", _("Rounds"), "count"),

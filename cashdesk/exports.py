@@ -251,7 +251,7 @@ def records_csv(records: dict, *, name: str) -> bytes:
 RECORD_LISTS = ("cash_ins", "tips", "slips", "drops")
 
 
-# -- the dealer's figures (game.dealer_figures) -----------------------------------------------
+# -- the dealer's figures (game.dealers.figures) -----------------------------------------------
 
 
 def _dealer_label_titles() -> list[str]:

@@ -5,7 +5,7 @@ from django.urls import path, re_path
 
 import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
 from cashdesk.consumers import DutyConsumer
-from game.consumers import InspectorConsumer, PitConsumer, TableConsumer
+from game.screens.consumers import InspectorConsumer, PitConsumer, TableConsumer
 
 CLOSE_NOT_FOUND = 4404
 

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "tables",
     "game",
     "cashdesk",
+    "benchmarks",
 ]
 
 MIDDLEWARE = [
@@ -153,7 +154,7 @@ REDIS_URL = env("REDIS_URL")
 # a topic of that kind (None: a control topic, not sequenced nor rendered: a person's
 # revocations), as middleware is named; feed imports none of them.
 FEED_TOPICS = {
-    "table": "game.publish.table_message",
+    "table": "game.screens.publish.table_message",
     "duty": "cashdesk.publish.duty_message",
     "user": None,
 }

@@ -2,7 +2,7 @@
 
 Every refusal of :mod:`floor.parsing` has a code and a message here, the same on a page (a
 form field's error, a view's 400) and on a live screen (the socket's error frame, through
-``game.messages``). The fields below are what forms put on top of the parser; services that
+``game.commands.messages``). The fields below are what forms put on top of the parser; services that
 take typed values call :func:`amount_value`, :func:`count_value` and :func:`seat_value`,
 which raise a :class:`~floor.errors.Refused` (a ``ValidationError``) with that message.
 """

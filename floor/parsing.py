@@ -2,7 +2,7 @@
 label here, and nowhere else — on HTTP and the socket alike, before anything is computed.
 
 Pure Python (no Django): ``floor.forms`` puts the messages and the form fields on top, the
-socket's command parsing (``game.commands.command_parse``) and every form call these.
+socket's command parsing (``game.commands.commands.command_parse``) and every form call these.
 
 * **Bounded first.** The text's length and its number of digits are checked before any
   conversion, so no input costs more than reading a few dozen characters: a 10 000-digit

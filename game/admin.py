@@ -1,5 +1,5 @@
 """The table's configuration in the admin goes through the same service as the pit boss's
-screen (``game.configuration.table_configure``): the engine checks the rule set."""
+screen (``game.configuration.services.table_configure``): the engine checks the rule set."""
 
 from django import forms
 from django.contrib import admin
@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from floor.admin import ReadOnlyAdmin
 from floor.forms import AmountField
-from game.configuration import CONFIG_FIELDS, table_configure
+from game.configuration.services import CONFIG_FIELDS, table_configure
 from game.engine import Rules, RulesError
 from game.models import Player, RatingSession
 from tables.models import Table

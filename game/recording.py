@@ -15,11 +15,12 @@ from floor.errors import Refused
 from floor.ledger import AuditChain, chain_head_ensure, key_id, link_after
 from floor.models import Alert
 from floor.signals import round_closed
-from game import live, players
-from game.commands import ParsedCommand
-from game.configuration import house_edge
+from game import players
+from game.commands.commands import ParsedCommand
+from game.configuration.services import house_edge
 from game.models import LiveTable, Round, RoundEvent, Shoe, round_chain_of
-from game.presenters import card_name
+from game.screens.presenters import card_name
+from game.table import live
 from game.writes import Writes
 from staff.replacements import replacement_hand_over_due
 from tables.models import Table
@@ -123,7 +124,7 @@ def record(ctx: Context, round_row: Round, command: dict, events, state) -> None
     ended = state.status in ("closed", "voided")
     if ended:
         round_row.closed_at = ctx.now
-        # A voided round's result is what was paid at once and stays paid (game.live).
+        # A voided round's result is what was paid at once and stays paid (game.table.live).
         round_row.players_net = state.players_net
     ctx.writes.update(
         Round,

@@ -22,11 +22,11 @@ from feed.models import Topic
 from floor.changes import table_topic
 from floor.gaming import shift_window
 from floor.models import Alert, TableFeed
-from game.configuration import table_rules
-from game.live import TableRound
+from game.configuration.services import table_rules
 from game.models import ErrorFlag, LiveTable, Round
 from game.players import seated_players
-from game.presenters import TableSnapshot
+from game.screens.presenters import TableSnapshot
+from game.table.live import TableRound
 from staff.models import TableAssignment
 from staff.roles import TableRole
 from tables.models import Table

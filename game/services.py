@@ -33,8 +33,8 @@ from feed.sequences import topic_next_sql
 from floor.changes import table_changed, table_topic
 from floor.errors import Refused
 from floor.ledger import AuditChain
-from game.commands import Outcome, ParsedCommand
-from game.dispatch import ALL_COMMANDS, COMMANDS, command_parse
+from game.commands.commands import Outcome, ParsedCommand
+from game.commands.dispatch import ALL_COMMANDS, COMMANDS, command_parse
 from game.engine import EngineError
 from game.models import Command, LiveTable, Round, round_chain_of
 from game.recording import Context

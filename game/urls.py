@@ -1,9 +1,11 @@
 from django.urls import path
 
 import floor.converters  # noqa: F401  (registers <id:...>, the bounded record id)
-from game import config_views, dealer_views, views
+from game.configuration import views as config_views
+from game.dealers import views as dealer_views
 from game.players import views as player_views
 from game.replay import views as replay_views
+from game.screens import views
 
 app_name = "game"
 urlpatterns = [

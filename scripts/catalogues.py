@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
 LANGUAGES = ("ru", "en")
 # Not UI: the virtualenv, collected static files, tests, the pure-Python engine (it returns
-# codes that game/messages.py translates), docs and build leftovers.
+# codes that game/commands/messages.py translates), docs and build leftovers.
 IGNORE = [
     ".venv",
     "staticfiles",

@@ -4,7 +4,7 @@ One predicate per act, registered under the act's name (``"game.void"``,
 ``"cashdesk.recount"``); views (``staff.access.permission_required``,
 ``tables.access.table_required``), consumers (``admit``), services and templates ask
 :func:`may` — none compares a role itself. A control a role may not use is not rendered
-for it (the table's fragment is rendered per kind of screen, ``game.publish``).
+for it (the table's fragment is rendered per kind of screen, ``game.screens.publish``).
 
 Two kinds of act:
 

@@ -71,7 +71,7 @@ class Table(models.Model):
     # Its lifecycle, declared once below (the transitions and their guards): closed → opening
     # → open → closing → closed, through the opening and closing checklists.
     status = FSMField(_("status"), max_length=16, choices=Status.choices, default=Status.CLOSED)
-    # Facts of the rule set, written by game.configuration.table_configure (the engine that
+    # Facts of the rule set, written by game.configuration.services.table_configure (the engine that
     # knows them sits above this app): the opening checklist compares the decks counted with
     # ``decks`` and asks for a confirmation to open where ``house_edge`` is negative.
     decks = models.PositiveSmallIntegerField(_("decks in the rule set"), default=6)

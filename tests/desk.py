@@ -51,7 +51,7 @@ class Desk:
 
     def start_round(self, bets=None, cards_behind_cut=None):
         hole_card = self.table.rules.get("preset") == "hole-card"
-        if cards_behind_cut is None:  # in the range of the table's cut card (game.cuts)
+        if cards_behind_cut is None:  # in the range of the table's cut card (game.table.cuts)
             cards_behind_cut = 40 if hole_card else 80
         live = LiveTable.objects.filter(pk=self.table.pk).first()
         if live is None or live.current_shoe is None or live.current_shoe.cut_card_out:

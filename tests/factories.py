@@ -5,8 +5,9 @@ tablet instead (``tests/desk.py``: ``dealer_desk.start_round(...)``).
     ClosedRoundFactory(table=t, opened_by=dealer, bets={1: 100, 2: 50}, players_net=-150)
 
 A closed round's ``snapshot`` here holds only what the readers of closed rounds use
-(``game.detection_records``: ``opening.shoe``, ``engine.bets``, ``shares``), in the shape
-``game.live.TableRound.to_dict`` writes it; nothing reads the rest of a closed round's state."""
+(``game.detection.records``: ``opening.shoe``, ``engine.bets``, ``shares``), in the shape
+``game.table.live.TableRound.to_dict`` writes it; nothing reads the rest of a closed round's
+state."""
 
 from decimal import Decimal
 

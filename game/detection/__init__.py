@@ -1,6 +1,9 @@
 """Advantage-play and result-deviation detection: pure Python (the standard library and the
 engine, no Django), tested and measured without a database. The method and its measured
-rates: docs/detection.md; the command line: ``python -m game.detection judge|bench|...``.
+rates: docs/detection.md; the command line: ``python -m game.detection judge`` (measured by
+``python -m benchmarks.detection``). Beside them, the floor watch's Django side: ``watch``
+(the alerts) and ``records`` (a shift's rounds read into per-player records); importing this
+package loads neither.
 
 * :class:`PlayerEvidence` — does one player's bet follow the count? Feed it every round of
   every table he was at (his stake, 0 when he sat out, and the shoe when the round opened);

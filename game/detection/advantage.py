@@ -40,7 +40,7 @@ from .count import CountState
 #: flagged (settings.ADVANTAGE_ALPHA, the production value).
 ALPHA = 0.01
 #: The player's edge gains this much per (exact) true count with basic strategy: measured for
-#: the ``standard`` preset (``python -m game.detection rules``, docs/detection.md).
+#: the ``standard`` preset (``python -m benchmarks.detection rules``, docs/detection.md).
 EDGE_PER_TRUE_COUNT = 0.0044
 #: The house edge of the ``standard`` preset (docs/engine.md, "Measured house edges").
 HOUSE_EDGE = 0.00431

@@ -25,7 +25,7 @@ from decimal import Decimal
 # edges" (20,000,000 rounds per preset).
 SD_PER_HAND = {"standard": 1.134, "hole-card": 1.154, "open-cards": 1.294}
 SD_PER_HAND_DEFAULT = 1.15
-# Correlation between two boxes' results in the same round: ``python -m game.detection rules
+# Correlation between two boxes' results in the same round: ``python -m benchmarks.detection rules
 # --preset <preset> --rounds 300000 --boxes 7`` (docs/detection.md). With both dealer cards
 # open and ties lost, the boxes move together more.
 BOX_CORRELATION = {"standard": 0.369, "hole-card": 0.365, "open-cards": 0.529}

@@ -68,8 +68,9 @@ class Rules:
       offer_double_9_11 (the dealer himself offers the double on a first two cards of 9, 10 or
       11: a prompt, docs/sources.md#double); newcomer_consent (a newcomer takes a free box only
       with the seated players' consent: docs/sources.md#newcomer-free-box). cut_card,
-      burn_card, shuffle_every_round and the last three are the live table's (``game.cuts``,
-      ``game.services``, ``game.live``, ``game.presenters``): the round never reads them.
+      burn_card, shuffle_every_round and the last three are the live table's
+      (``game.table.cuts``, ``game.services``, ``game.table.live``, ``game.screens.presenters``):
+      the round never reads them.
 
     A key that cannot matter under the others (``resplit_aces`` with ``max_hands`` under 3, the
     splitting options with ``max_hands`` 1) is accepted and kept as given; ``moot`` names them.

@@ -5,7 +5,7 @@ from django.db import migrations
 
 
 def fill(apps, schema_editor):
-    from game.cuts import cut_limits
+    from game.table.cuts import cut_limits
     from game.engine import Rules, RulesError
 
     Table = apps.get_model("tables", "Table")

@@ -126,7 +126,7 @@ class _Delta:
 def round_deltas(state, edge: Decimal) -> dict[tuple[str, str], dict]:
     """What a closed round adds to each rated key — ``("card", card)`` for a share with a
     player card, ``("seat", label)`` for one without — computed from the round's state
-    (``game.live.TableRound``): pure, no query."""
+    (``game.table.live.TableRound``): pure, no query."""
     payouts = state.share_payouts()
     hands = {box.number: len(box.hands) for box in state.engine.seats}
     out: dict[tuple[str, str], _Delta] = {}

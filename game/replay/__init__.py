@@ -11,12 +11,12 @@ from types import SimpleNamespace
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from game.configuration import table_rules
-from game.live import TableRound
+from game.configuration.services import table_rules
 from game.models import Round
 from game.players import rated_during
-from game.presenters import TableSnapshot, card_name, screen_view
+from game.screens.presenters import TableSnapshot, card_name, screen_view
 from game.selectors import round_replay_steps
+from game.table.live import TableRound
 from game.templatetags.live import COMMAND_LABELS
 from tables.formats import money
 

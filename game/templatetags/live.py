@@ -8,8 +8,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from game import rule_fields
-from game.presenters import card_name as _card_name
+from game.configuration import rule_fields
+from game.screens.presenters import card_name as _card_name
 
 register = template.Library()
 

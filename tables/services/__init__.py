@@ -10,7 +10,7 @@
   is ``floor.alerts.alert_raise``).
 
 A table's configuration (rule set, limits, chip set...) is written by
-``game.configuration.table_configure``: it needs the engine, which sits above this app.
+``game.configuration.services.table_configure``: it needs the engine, which sits above this app.
 Refusals are ``floor.errors.Refused`` with a translated message and a stable ``code``.
 """
 

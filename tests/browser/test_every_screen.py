@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from floor.alerts import alert_raise
-from game.configuration import table_configure
+from game.configuration.services import table_configure
 from game.models import Player
 from staff.roles import Role
 from tables.models import Table

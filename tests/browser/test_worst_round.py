@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 from playwright.sync_api import expect
 
-from game.live import TableRound
+from game.table.live import TableRound
 from tests.browser.screens import (
     SIZES,
     TOUCH,

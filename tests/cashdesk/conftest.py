@@ -42,7 +42,7 @@ def closed_round(crew):
     tests/factories.py), and its result for the reports as the closing command records it
     (``round_result_record``)."""
     from cashdesk.services import round_result_record
-    from game.configuration import house_edge
+    from game.configuration.services import house_edge
     from tests.factories import ClosedRoundFactory
 
     def make(table, *, bets, players_net, at=None):

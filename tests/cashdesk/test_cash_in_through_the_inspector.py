@@ -58,7 +58,7 @@ def test_a_pit_desk_cash_in_waits_for_the_inspectors_tap(client, cash_table, cre
 def test_a_cash_box_cash_in_is_registered_too_and_is_no_exception(client, cash_table, crew):
     cash_in = _enter(cash_table, crew, CashIn.Destination.CASH_BOX)
     assert _exception_codes() == []  # the cash is in the sealed box: nothing waits on him
-    from game.publish import table_view
+    from game.screens.publish import table_view
 
     view = table_view(cash_table.pk)
     assert view["dashboard"]["cash_ins_to_register"] == 1
@@ -137,7 +137,7 @@ def test_only_the_tables_inspector_confirms(cash_table, crew):
 
 
 def test_the_inspectors_tile_counts_the_cash_ins_he_has_to_confirm(cash_table, crew):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     cash_in = _enter(cash_table, crew, CashIn.Destination.PIT_CASH_DESK)
     _enter(cash_table, crew, CashIn.Destination.CASH_BOX)

@@ -1,5 +1,5 @@
 """The dealer's own figures (issue 23 item 10): per dealing croupier and shift, from the rounds
-he dealt and their event log (game.dealer_figures; docs/cashdesk.md, "The dealer's
+he dealt and their event log (game.dealers.figures; docs/cashdesk.md, "The dealer's
 figures")."""
 
 import datetime as dt
@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from floor.gaming import day_window, gaming_day_of, shift_of
-from game.dealer_figures import dealer_figures
+from game.dealers.figures import dealer_figures
 from game.models import Round, RoundEvent
 from tests.desk import current_round
 

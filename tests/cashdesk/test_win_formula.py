@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from cashdesk import corrections, services
 from cashdesk.selectors import cash_report, expected_tray
-from game.configuration import house_edge
+from game.configuration.services import house_edge
 from tests.cashdesk.conftest import signed_by, today
 
 

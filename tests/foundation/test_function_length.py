@@ -8,30 +8,30 @@ import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CODE = ["floor", "staff", "tables", "cashdesk", "game", "casino", "scripts"]
+CODE = ["floor", "staff", "tables", "cashdesk", "game", "benchmarks", "casino", "scripts"]
 MAX_LINES = 60
 
 LONG = {
-    "game/bettors.py:play_shift": (
+    "benchmarks/bettors.py:play_shift": (
         "one simulated shift, round by round: the shoe, the bettor and the flat players step "
         "together, and the judge's session form is built in the same loop"
     ),
-    "game/detection/__main__.py:main": (
+    "benchmarks/detection/__main__.py:main": (
         "the command line's argument declarations, one statement per option of each sub-command"
     ),
-    "game/detection/bench.py:deviation_bench": (
+    "benchmarks/detection/bench.py:deviation_bench": (
         "the inner loop (one shift, round by round) keeps both deviation rules side by side "
         "so they are judged on the same draws"
     ),
-    "game/management/commands/bench_cashdesk.py:_seed": (
+    "benchmarks/management/commands/bench_cashdesk.py:_seed": (
         "a benchmark's seed: bulk rows of every cash-desk kind for every table-day, built in "
         "one pass so the figures agree with each other"
     ),
-    "game/management/commands/bench_live.py:handle": (
+    "benchmarks/management/commands/bench_live.py:handle": (
         "one benchmark run top to bottom: its own database and Redis prefix, the workers, the "
         "screens, the open loop, the quiet wait and the clean-up, each step a call"
     ),
-    "game/management/commands/bench_live.py:report": (
+    "benchmarks/management/commands/bench_live.py:report": (
         "the printed table and the JSON object in the issue's key order, built side by side so "
         "the two never disagree"
     ),

@@ -10,7 +10,7 @@ APPS = ["floor", "staff", "tables", "cashdesk", "game"]
 
 # Write paths outside a services module (split out of one to keep it short).
 WRITE_MODULES = {
-    "game/configuration.py",
+    "game/configuration/services.py",
     "staff/replacements.py",
     "cashdesk/slips.py",
     "cashdesk/days.py",

@@ -5,7 +5,7 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.configuration import house_edge
+from game.configuration.services import house_edge
 from staff import replacements, selectors
 from staff import services as staff_services
 from staff.models import TableAssignment, User

@@ -9,7 +9,7 @@ import re
 import tokenize
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-CODE = ["floor", "staff", "tables", "cashdesk", "game", "casino", "scripts", "tests"]
+CODE = ["floor", "staff", "tables", "cashdesk", "game", "benchmarks", "casino", "scripts", "tests"]
 CITE = re.compile(r"docs/sources\.md#([a-z0-9-]+)")
 UNREADABLE = re.compile(r"\bdocuments? 00[0-4]\b|\bDOMAIN\.md\b|\bthe digest\b", re.IGNORECASE)
 

@@ -9,10 +9,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils import timezone
 
+from benchmarks import bettors
 from floor.alerts import alert_raise, alert_text
 from floor.models import Alert
-from game import bettors, watch
-from game.detection import judge
+from game.detection import judge, watch
 from game.models import Round
 from game.models import Shoe as ShoeRow
 from staff import services as staff_services
@@ -121,7 +121,7 @@ def test_a_normal_shift_result_raises_nothing(crew, table):
 
 
 def _record_shift(table, user, rounds, *, players, first_number=1):
-    """Closed rounds from a simulated player-shift (``game.bettors.play_shift``): the player
+    """Closed rounds from a simulated player-shift (``benchmarks.bettors.play_shift``): the player
     under test at box 1, flat players at boxes 2 and 3; each shuffle a new shoe row. The
     opening shoe of each round counts the cards seen since the shuffle, as the table does.
     ``players``: box -> (seat label, player card)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from game.management.commands.bench_live import JSON_KEYS
+from benchmarks.management.commands.bench_live import JSON_KEYS
 
 pytestmark = [
     pytest.mark.postgres_only,

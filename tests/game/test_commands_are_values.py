@@ -9,8 +9,8 @@ import pytest
 from django.http import QueryDict
 
 from floor.errors import Refused
-from game import live
-from game.dispatch import COMMANDS, ROUND_COMMANDS, command_parse
+from game.commands.dispatch import COMMANDS, ROUND_COMMANDS, command_parse
+from game.table import live
 from staff.permissions import ACTS
 
 pytestmark = pytest.mark.usefixtures("english")

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from floor.models import Alert
-from game.messages import error_text
+from game.commands.messages import error_text
 from game.models import Shoe
-from game.publish import render_fragment, table_view
+from game.screens.publish import render_fragment, table_view
 from tables.models import Table
 from tests.desk import current_round
 

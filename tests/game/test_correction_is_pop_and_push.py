@@ -9,7 +9,7 @@ import json
 import pytest
 
 from game.engine import EngineError, Rules, ShoeState
-from game.live import TableRound
+from game.table.live import TableRound
 
 
 def _opening(decks: int = 6) -> dict:

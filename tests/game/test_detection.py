@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import pytest
 
-from game import bettors
+from benchmarks import bettors
 from game.detection import (
     HI_LO,
     CountState,

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from game import bettors, detection
+from benchmarks import bettors
+from game import detection
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,7 +75,7 @@ def test_the_bettors_never_import_the_detector():
     done = run(
         [
             "-c",
-            "import sys, game.bettors; "
+            "import sys, benchmarks.bettors; "
             "print(sorted(m for m in sys.modules if m.startswith('game.detection')))",
         ]
     )

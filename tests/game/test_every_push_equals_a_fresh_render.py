@@ -19,10 +19,10 @@ from feed import bus, presence
 from floor.alerts import alert_raise
 from floor.changes import table_topic
 from floor.models import Alert
-from game.live import TableRound
 from game.models import RatingSession
-from game.publish import render_fragment, table_view
+from game.screens.publish import render_fragment, table_view
 from game.selectors import boards_forget
+from game.table.live import TableRound
 from game.templatetags.live import box_cache_clear
 from staff import replacements
 from staff.roles import Role, TableRole

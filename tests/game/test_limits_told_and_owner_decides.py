@@ -5,11 +5,11 @@ a box takes its every decision, and the round log says who decided."""
 import pytest
 from django.utils import translation
 
-from game.live import TableRound
-from game.messages import error_text
+from game.commands.messages import error_text
 from game.models import RoundEvent
-from game.publish import render_fragment, table_view
 from game.replay import replay_steps, step_text
+from game.screens.publish import render_fragment, table_view
+from game.table.live import TableRound
 from tests.desk import current_round
 
 pytestmark = pytest.mark.django_db

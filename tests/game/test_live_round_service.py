@@ -4,8 +4,8 @@ from decimal import Decimal
 
 import pytest
 
-from game.live import TableRound
 from game.models import Command, RoundEvent
+from game.table.live import TableRound
 from tests.game.conftest import current_round
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 
 from cashdesk import services as cash
-from game.configuration import house_edge
-from game.messages import error_text
+from game.commands.messages import error_text
+from game.configuration.services import house_edge
 from game.models import Player, RatingSession
 from game.players import player_page
 
@@ -175,7 +175,7 @@ def test_only_the_tables_croupiers_seat_and_unseat(dealer_desk, inspector_desk, 
 
 
 def test_the_tile_and_the_table_screens_show_the_players_at_the_table(dealer_desk, known):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     seat(dealer_desk, "A", "PC-1")
     seat(dealer_desk, "1")

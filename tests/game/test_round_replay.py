@@ -169,7 +169,7 @@ def test_search_page_is_paginated_and_refuses_bad_input(
 def test_a_step_of_a_long_round_replays_the_log_once(client_en, crew, table, dealer_desk, step):
     """One page = one pass over the event log, whatever the step: the state is copied once
     for the step shown (before: a deep copy per event, O(events²) for a long round)."""
-    from game.live import TableRound
+    from game.table.live import TableRound
 
     dealer_desk.start_round({1: 100})
     for i in range(60):

@@ -7,8 +7,8 @@ from django.test import Client
 from django.urls import reverse
 
 from cashdesk import exports
-from game.configuration import table_configure
-from game.messages import MESSAGES
+from game.commands.messages import MESSAGES
+from game.configuration.services import table_configure
 from game.models import Player
 from staff import services as staff_services
 from staff.roles import Role, TableRole

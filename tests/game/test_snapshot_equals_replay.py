@@ -5,9 +5,9 @@ import random
 import pytest
 
 from game.engine.cards import RANKS, SUITS
-from game.live import TableRound
 from game.models import Round
 from game.selectors import round_replay, round_replay_steps
+from game.table.live import TableRound
 from tests.game.conftest import current_round
 
 pytestmark = pytest.mark.django_db

@@ -6,11 +6,11 @@ import re
 import pytest
 from django.utils import translation
 
-from game.configuration import table_configure
-from game.cuts import cut_limits
+from game.commands.messages import error_text
+from game.configuration.services import table_configure
 from game.engine import Rules
-from game.messages import error_text
 from game.models import LiveTable
+from game.table.cuts import cut_limits
 from tables import services as table_services
 from tables.models import Table
 
@@ -380,7 +380,7 @@ def test_during_the_dealers_draw_the_dealer_chooses_who_cuts(dealer_desk, table)
 
 
 def test_the_tablet_says_who_may_cut_in_both_languages(dealer_desk, table):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     _cut_card_out_at(dealer_desk, "box")
     view = table_view(table.pk)
@@ -429,7 +429,7 @@ def test_a_newcomer_takes_a_free_box_with_the_seated_players_consent(dealer_desk
 
 
 def test_a_refusing_player_bets_on_the_free_box_himself(dealer_desk, table):
-    from game.live import TableRound
+    from game.table.live import TableRound
     from tests.game.conftest import current_round
 
     dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
@@ -456,7 +456,7 @@ def test_no_consent_at_the_first_round_or_where_the_house_turns_it_off(staffed_t
 
 
 def test_the_tablet_prompts_the_newcomer_rule_in_both_languages(dealer_desk, table):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     dealer_desk.ok("shuffle", reason="new_shoe", cards_behind_cut=80)
     _round_with(dealer_desk, {1: "Anna", 2: "Boris"})
@@ -471,7 +471,7 @@ def test_the_tablet_prompts_the_newcomer_rule_in_both_languages(dealer_desk, tab
 
 
 def _double_prompt_shown(desk, table, cards):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     desk.start_round({1: 100})
     desk.ok("close-bets")
@@ -526,7 +526,7 @@ def test_the_replay_says_the_consent_and_the_refusal_in_words():
 
 
 def _texts(table):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     view = table_view(table.pk)
     return {language: render_fragment(view, "live", language) for language in ("en", "ru")}

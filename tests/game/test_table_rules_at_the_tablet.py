@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone, translation
 
-from game.messages import error_text
+from game.commands.messages import error_text
 from game.models import LiveTable
 from tables.models import Table
 

@@ -4,7 +4,7 @@ engine's, and what the tablet offers goes through."""
 
 import re
 
-from game.publish import render_fragment, table_view
+from game.screens.publish import render_fragment, table_view
 
 
 def live_html(table) -> str:

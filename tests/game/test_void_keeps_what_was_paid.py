@@ -9,8 +9,8 @@ from django.utils import translation
 
 from cashdesk.models import RoundResult
 from cashdesk.selectors import cash_report, shift_report
-from game.live import TableRound
 from game.replay import replay_steps
+from game.table.live import TableRound
 from tests.cashdesk.conftest import today
 from tests.game.conftest import current_round
 

@@ -8,8 +8,8 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from game.configuration import house_edge, table_configure
-from game.forms import TableConfigForm
+from game.configuration.forms import TableConfigForm
+from game.configuration.services import house_edge, table_configure
 from tables.formats import percent
 from tables.models import Table, TableChange
 

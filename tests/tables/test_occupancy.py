@@ -4,10 +4,10 @@ bets close only once the croupier has said which, and the round's log records it
 
 from django.utils import translation
 
-from game.messages import error_text
+from game.commands.messages import error_text
 from game.models import RoundEvent
-from game.publish import render_fragment, table_view
 from game.replay import step_text
+from game.screens.publish import render_fragment, table_view
 from tests.desk import current_round
 
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils import translation
 
-from game.configuration import table_configure
+from game.configuration.services import table_configure
 from tables import services
 from tables.checklists import CARD_SEQUENCE
 from tests.tables.conftest import OPENING_DATA

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from game.messages import error_text
+from game.commands.messages import error_text
 from tables.models import Reservation
 from tables.services import reservation_expire_due
 
@@ -118,7 +118,7 @@ def test_nothing_to_renew_on_a_free_box(inspector_desk, observer_desk, table):
 def test_every_screen_shows_the_renewal_and_the_inspector_has_its_form(
     observer_desk, inspector_desk, table
 ):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     observer_desk.ok("reserve", box=2, seat="Ivan")
     inspector_desk.ok("renew-reservation", box=2, note="at the cage")

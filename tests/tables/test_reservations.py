@@ -99,7 +99,7 @@ def test_reservation_time_is_the_table_setting(observer_desk, table):
 
 
 def test_every_screen_shows_the_token_with_its_expiry(observer_desk, table):
-    from game.publish import render_fragment, table_view
+    from game.screens.publish import render_fragment, table_view
 
     observer_desk.ok("reserve", box=6, seat="Ivan")
     r = Reservation.objects.get()

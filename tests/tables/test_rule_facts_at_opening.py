@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from game.configuration import house_edge, table_configure
+from game.configuration.services import house_edge, table_configure
 from tables import services
 from tables.formats import percent
 from tables.models import Table, TableChange

@@ -1,6 +1,6 @@
 """The floor watch worker: every few seconds, looks at every open table for the alerts no
 command raises (idle table, croupier due for rotation, result deviation, advantage play);
-see ``game.watch``. Runs for good (``--once`` for one pass)."""
+see ``game.detection.watch``. Runs for good (``--once`` for one pass)."""
 
 import time
 import traceback
@@ -8,7 +8,7 @@ import traceback
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from game.watch import floor_watch
+from game.detection.watch import floor_watch
 
 
 class Command(BaseCommand):

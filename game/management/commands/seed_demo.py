@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from game.configuration import rule_facts, table_configure
+from game.configuration.services import rule_facts, table_configure
 from game.models import Player, RatingSession
 from game.services import command_submit
 from staff import services as staff_services

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from game import live
-from game.cuts import cut_card_early, cut_limits
 from game.engine import Card, Rules, hand_total
+from game.table import live
+from game.table.cuts import cut_card_early, cut_limits
 from tables import chips
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}

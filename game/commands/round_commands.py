@@ -9,9 +9,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 from floor.errors import Refused
-from game import live
-from game.cuts import cut_card_early
 from game.recording import Context, alert_for, current_round, record
+from game.table import live
+from game.table.cuts import cut_card_early
 from tables import chips
 from tables.models import Table
 from tables.selectors import reserved_boxes

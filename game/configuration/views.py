@@ -1,12 +1,13 @@
-"""The pit boss's table configuration screen (``game.configuration`` says why it is here)."""
+"""The pit boss's table configuration screen (``game.configuration.services`` says why it is
+here)."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from game.configuration import house_edge, preset_edges, table_configure
-from game.forms import TableConfigForm
+from game.configuration.forms import TableConfigForm
+from game.configuration.services import house_edge, preset_edges, table_configure
 from staff.access import permission_required
 from tables.models import Table
 from tables.selectors import table_history

@@ -1,6 +1,7 @@
-"""Measuring the detection on simulated play (``python -m game.detection bench|deviation|rules``).
+"""Measuring the detection on simulated play
+(``python -m benchmarks.detection bench|deviation|link|rules``).
 
-``bench`` plays player-shifts with the bettors of :mod:`game.bettors` (written apart from the
+``bench`` plays player-shifts with the bettors of :mod:`benchmarks.bettors` (written apart from the
 detector: that module never imports it) and judges each exactly as ``judge`` does — after
 every round, production settings. ``deviation`` measures how often a fair table's shift
 result crosses the deviation threshold when checked after every round. ``rules`` measures,
@@ -18,17 +19,16 @@ import random
 import time
 from decimal import Decimal
 
-from game import bettors
+from benchmarks import bettors
+from game.detection import deviation as dev
+from game.detection.advantage import CountTrack
+from game.detection.count import HI_LO, ShoeCounter
+from game.detection.judge import judge
 from game.engine.actions import CLOSE_BETS, INSURANCE_CLOSED, Bet, deal
 from game.engine.cards import ALL_SUITED, ShoeState
 from game.engine.round import RoundState
 from game.engine.rules import Rules
 from game.engine.strategy import decide, strategy_for
-
-from . import deviation as dev
-from .advantage import CountTrack
-from .count import HI_LO, ShoeCounter
-from .judge import judge
 
 # The targets of issue 15 (player-shifts of 200 rounds, checked after every round).
 TARGETS = {

@@ -1,7 +1,7 @@
 """Commands as values: a command as the write path reads it (:class:`ParsedCommand`: its id,
 name, the round version the screen showed and the fields its form read) and what it comes
-back as (:class:`Outcome`). The forms are ``game.command_forms``; the dispatch table and the
-one parse of a protocol message are ``game.dispatch`` (docs/protocol.md)."""
+back as (:class:`Outcome`). The forms are ``game.commands.forms``; the dispatch table and
+the one parse of a protocol message are ``game.commands.dispatch`` (docs/protocol.md)."""
 
 from __future__ import annotations
 

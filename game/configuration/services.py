@@ -18,10 +18,10 @@ from django.utils.translation import gettext as _
 
 from floor.changes import table_changed
 from floor.errors import Refused
-from game.cuts import cut_limits
+from game.configuration.rule_fields import refusal_text
 from game.engine import PRESETS, Rules, RulesError
 from game.engine.strategy import theoretical_edge
-from game.rule_fields import refusal_text
+from game.table.cuts import cut_limits
 from tables.models import Table, TableChange
 from tables.services import table_validate_chips
 

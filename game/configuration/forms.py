@@ -5,8 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 from floor import parsing
 from floor.forms import AmountField
-from game import rule_fields
-from game.configuration import CONFIG_FIELDS
+from game.configuration import rule_fields
+from game.configuration.services import CONFIG_FIELDS
 from game.engine import PRESETS, Rules, RulesError
 from tables.models import Table
 from tables.services.chips import MAX_CHIPS_OF_ONE_KIND
@@ -14,7 +14,7 @@ from tables.services.chips import MAX_CHIPS_OF_ONE_KIND
 
 class TableConfigForm(forms.ModelForm):
     """A table's configuration: the rule set is a preset and one field per rule key (the
-    engine's keys and allowed values, ``game.rule_fields``), checked by the engine."""
+    engine's keys and allowed values, ``game.configuration.rule_fields``), checked by the engine."""
 
     preset = forms.ChoiceField(
         label=_("Rule preset"),
@@ -164,7 +164,7 @@ class TableConfigForm(forms.ModelForm):
         return cleaned
 
     def settings(self) -> dict:
-        """What ``game.configuration.table_configure`` takes."""
+        """What ``game.configuration.services.table_configure`` takes."""
         data = {name: self.cleaned_data[name] for name in self.Meta.fields}
         data["rules"] = self.cleaned_data["rules"]
         data["chip_denominations"] = self.cleaned_data["chips"]

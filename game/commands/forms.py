@@ -7,7 +7,7 @@ the rest kept as the short scalar the screen sent, for the handler to read in it
 (a note, a reason, a choice). A bad field refuses the whole command with the parser's code
 and message (the first bad field in the order declared here); what the form keeps — the
 normalised values (``"100.00"``, ``"P1"``, ``3``, ``"Th"``) — is the command's ``fields``,
-which the round's event records. The dispatch table (``game.dispatch.COMMANDS``) names the
+which the round's event records. The dispatch table (``game.commands.dispatch.COMMANDS``) names the
 form of each command.
 """
 

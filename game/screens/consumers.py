@@ -18,8 +18,8 @@ from feed.consumers import ScreenConsumer, db_thread, error_html
 from feed.sequences import topic_seqs
 from floor.changes import table_id_of, table_topic
 from game import services
-from game.messages import error_text
-from game.publish import live_fragment, render_fragment, table_view
+from game.commands.messages import error_text
+from game.screens.publish import live_fragment, render_fragment, table_view
 from staff.permissions import at, may
 from tables.models import Table
 from tables.selectors import floor_tables, inspector_tables

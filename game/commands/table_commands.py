@@ -1,8 +1,8 @@
 """The commands outside a round: a shuffle, a new round, the simulated shoe's next card,
 the observer's notes and tokens, rated play. Each is a handler of a :class:`Context`, named
-by the dispatch table (``game.dispatch.COMMANDS``) and called by
+by the dispatch table (``game.commands.dispatch.COMMANDS``) and called by
 ``game.services.command_submit`` under the table's lock; its fields were read by its form
-(``game.command_forms``)."""
+(``game.commands.forms``)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from django.utils import timezone
 from floor.alerts import alert_raise
 from floor.errors import Refused
 from floor.parsing import whole_number
-from game import live, players
-from game.configuration import table_rules
-from game.cuts import cut_limits
+from game import players
+from game.configuration.services import table_rules
 from game.engine import Card, EngineError, ShoeState
 from game.models import ErrorFlag, Round, RoundEvent, Shoe
-from game.presenters import shoe_before_opening, shoe_used
 from game.recording import Context, current_round, record
+from game.screens.presenters import shoe_before_opening, shoe_used
+from game.table import live
+from game.table.cuts import cut_limits
 from staff import seats
 from tables.models import Table
 from tables.services import reservation_place, reservation_release, reservation_renew

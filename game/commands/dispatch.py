@@ -1,11 +1,11 @@
 """The one dispatch table and the one parse of a command (docs/protocol.md).
 
-``COMMANDS`` names, for every command a screen may send: its form (``game.command_forms``:
+``COMMANDS`` names, for every command a screen may send: its form (``game.commands.forms``:
 the one reading of its fields), the act of ``staff.permissions`` that may send it, whether it
 is a round command (it carries the round version the screen showed, is refused ``stale``
 when the round moved on, and moves it) and its handler. The round's own commands (bet, card,
-stand, ..., void) have one handler, :func:`game.round_commands.round_command`: the table
-layer decides them (``game.live.COMMANDS``, pure Python, is what a replay of the stored
+stand, ..., void) have one handler, :func:`game.commands.round_commands.round_command`: the table
+layer decides them (``game.table.live.COMMANDS``, pure Python, is what a replay of the stored
 events runs too). :func:`command_parse` reads a protocol message through that table.
 """
 
@@ -17,11 +17,11 @@ from dataclasses import dataclass
 
 from floor.errors import Refused
 from floor.parsing import whole_number
-from game import command_forms as forms
-from game import table_commands as outside
-from game.commands import ParsedCommand
+from game.commands import forms
+from game.commands import table_commands as outside
+from game.commands.commands import ParsedCommand
+from game.commands.round_commands import round_command
 from game.recording import Context
-from game.round_commands import round_command
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def _round(form: type[forms.CommandForm], act: str = "game.deal") -> Kind:
 
 
 COMMANDS: dict[str, Kind] = {
-    # the round: the table layer and the engine decide (game.live.COMMANDS)
+    # the round: the table layer and the engine decide (game.table.live.COMMANDS)
     "bet": _round(forms.BetForm),
     "newcomer-refused": _round(forms.NewcomerRefusedForm),
     "remove-share": _round(forms.RemoveShareForm),
@@ -61,7 +61,7 @@ COMMANDS: dict[str, Kind] = {
     "cut-card-out": _round(forms.CutCardOutForm),
     "confirm-settlement": _round(forms.NoFields),
     "void": _round(forms.VoidForm, "game.void"),
-    # the shoe and the next round: round commands too (game.table_commands)
+    # the shoe and the next round: round commands too (game.commands.table_commands)
     "open-round": Kind(forms.NoFields, "game.deal", True, outside.open_round),
     "shuffle": Kind(forms.ShuffleForm, "game.deal", True, outside.shuffle),
     "deal-next": Kind(forms.NoFields, "game.deal", True, outside.deal_next),

@@ -23,11 +23,11 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connections, transaction
 from django.utils import timezone
 
+from benchmarks.management.commands.bench_live import Command as LiveBench
 from cashdesk import selectors
 from cashdesk.gaming import day_window, gaming_day_of
 from cashdesk.models import CashIn, DropCount, RoundResult, Slip, Tip
-from game.configuration import house_edge
-from game.management.commands.bench_live import Command as LiveBench
+from game.configuration.services import house_edge
 from game.models import Round, Shoe
 from staff.models import User
 from tables.models import ChipCount, Pit, Table

@@ -1,6 +1,6 @@
 """One daphne worker of ``bench_live``, counting its database queries.
 
-Run as ``python -m game.management.commands._bench_worker <daphne arguments>``. Before
+Run as ``python -m benchmarks.management.commands._bench_worker <daphne arguments>``. Before
 daphne starts it hooks every database connection the process opens (``connection_created``)
 with an execute wrapper that counts statements in a Prometheus counter; with
 ``PROMETHEUS_MULTIPROC_DIR`` set (the benchmark sets it) the app's ``/metrics`` of any worker

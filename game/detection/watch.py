@@ -26,8 +26,9 @@ from django.utils import timezone
 from floor.alerts import alert_raise
 from floor.gaming import shift_window
 from floor.models import Alert
-from game import detection, detection_records
-from game.configuration import house_edge
+from game import detection
+from game.configuration.services import house_edge
+from game.detection import records as detection_records
 from game.models import Command, Round
 from staff.models import TableAssignment
 from staff.roles import TableRole

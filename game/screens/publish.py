@@ -20,7 +20,7 @@ from django.utils import timezone, translation
 from feed import metrics, presence
 from floor.changes import table_id_of, table_topic
 from game.models import LiveTable
-from game.presenters import screen_view
+from game.screens.presenters import screen_view
 from game.selectors import snapshot_of, table_snapshot
 from staff.permissions import At, acts_at
 from staff.roles import Role, TableRole

@@ -36,7 +36,7 @@ from game.engine import (
     action_to_dict,
 )
 from game.engine.actions import action_from_dict
-from game.shares import split_pro_rata
+from game.table.shares import split_pro_rata
 
 MAX_SHARES_PER_BOX = 3  # docs/sources.md#box-shared-by-up-to-three
 
@@ -214,7 +214,7 @@ class TableRound:
         return len({share.seat for shares in self.shares.values() for share in shares})
 
     def share_payouts(self) -> dict[int, list[dict]]:
-        """Each share's part of its box's result, pro rata to stakes (see game.shares)."""
+        """Each share's part of its box's result, pro rata to stakes (see game.table.shares)."""
         out = {}
         for box in self.engine.seats:
             shares = self.shares.get(box.number, [])

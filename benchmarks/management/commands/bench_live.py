@@ -735,7 +735,7 @@ class Command(BaseCommand):
                 [
                     sys.executable,
                     "-m",
-                    "game.management.commands._bench_worker",
+                    "benchmarks.management.commands._bench_worker",
                     "-b",
                     "127.0.0.1",
                     "-p",

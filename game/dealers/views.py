@@ -1,6 +1,6 @@
 """The dealer's own figures for the duty administrator and the pit boss: per dealer and
 shift, for a gaming day or a month, on screen and as XLSX or CSV like the cash reports
-(game.dealer_figures; docs/cashdesk.md, "The dealer's figures")."""
+(game.dealers.figures; docs/cashdesk.md, "The dealer's figures")."""
 
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -8,7 +8,7 @@ from django.shortcuts import render
 from cashdesk import exports
 from cashdesk.columns import DEALER_COLUMNS, dealer_cells
 from cashdesk.forms import ReportForm
-from game.dealer_figures import dealer_figures
+from game.dealers.figures import dealer_figures
 from staff.access import permission_required
 
 

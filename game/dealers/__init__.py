@@ -1,0 +1,1 @@
+"""The dealer's own figures per dealer and shift (``figures``) and their report (``views``)."""
