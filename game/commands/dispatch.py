@@ -51,6 +51,7 @@ COMMANDS: dict[str, Kind] = {
     "remove-share": _round(forms.RemoveShareForm),
     "close-bets": _round(forms.CloseBetsForm),
     "card": _round(forms.CardForm),
+    "card-down": _round(forms.NoFields),  # a box's card of the deal dealt face down
     "correct-card": _round(forms.CardForm),
     "stand": _round(forms.NoFields),
     "double": _round(forms.NoFields),

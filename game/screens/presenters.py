@@ -16,7 +16,6 @@ from decimal import Decimal
 from game.engine import Card, Rules, hand_total
 from game.table import live
 from game.table.cuts import cut_card_early, cut_limits
-from tables import chips
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 RANK_LABELS = {"T": "10"}
@@ -91,18 +90,21 @@ def shoe_used(shoe) -> bool:
     return shoe.dealt > (1 if shoe.burn_card else 0)
 
 
-def shoe_view(shoe, table=None, *, every_round: bool = False) -> dict | None:
+def shoe_view(shoe, table=None, *, every_round: bool = False, face_down: int = 0) -> dict | None:
+    """The shoe as the screens show it; ``face_down``: the round's cards lying face down,
+    out of the shoe though not yet entered (docs/sources.md#players-cards-face-down)."""
     if shoe is None:
         return None
     stale = table is not None and shoe_before_opening(shoe, table)
     round_done = every_round and shoe_used(shoe)
-    early = cut_card_early(dealt=shoe.dealt, size=shoe.size, behind=shoe.cards_behind_cut)
+    dealt = shoe.dealt + face_down
+    early = cut_card_early(dealt=dealt, size=shoe.size, behind=shoe.cards_behind_cut)
     return {
         "number": shoe.number,
-        "dealt": shoe.dealt,
+        "dealt": dealt,
         "size": shoe.size,
-        "left": shoe.size - shoe.dealt,
-        "penetration_pct": round(100 * shoe.penetration),
+        "left": shoe.size - dealt,
+        "penetration_pct": round(100 * dealt / shoe.size) if shoe.size else 0,
         "cut_card_out": shoe.cut_card_out,
         "needs_shuffle": shoe.cut_card_out is not None or stale or round_done,
         "every_round": round_done and shoe.cut_card_out is None,
@@ -112,7 +114,9 @@ def shoe_view(shoe, table=None, *, every_round: bool = False) -> dict | None:
     }
 
 
-def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()) -> dict:
+def round_view(
+    state: live.TableRound, *, reserved: frozenset[int] = frozenset(), chip_set=()
+) -> dict:
     """What the table's screens show of one round in ``state`` (pure)."""
     engine = state.engine
     open_ = state.status in live.OPEN_STATUSES
@@ -124,8 +128,8 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "corrections": state.corrections,
         "void_reason": state.void_reason,
         "dealer": _dealer_view(state),
-        "boxes": _boxes_view(state),
-        "at_stake": _at_stake(state),
+        "boxes": _boxes_view(state, chip_set),
+        "at_stake": state.at_stake(),
         "turn": engine.turn if open_ else None,
         "awaiting": engine.awaiting() if open_ else None,
         "decision": state.status == "players" and "stand" in legal,
@@ -137,6 +141,8 @@ def round_view(state: live.TableRound, *, reserved: frozenset[int] = frozenset()
         "newcomers": state.newcomers() if state.status == "betting" else [],
         "uninformed": ", ".join(state.uninformed()) if state.status == "betting" else "",
         "double_offer": _double_offer(state, legal),
+        "turn_face_down": _turn_face_down(state),
+        "face_down_boxes": _face_down_boxes(state) if open_ else [],
         "last_card": _last_card_view(state, legal),
     }
     return view
@@ -167,7 +173,8 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
     state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
-    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round)
+    face_down = state.engine.cards_face_down if state is not None and state.is_open else 0
+    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round, face_down=face_down)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN
@@ -202,10 +209,27 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
         idle.add("shuffle")
     if state is not None:
         view["round"] = {"number": snap.round.number, "status": state.status, "id": snap.round.pk}
-        view.update(round_view(state, reserved=reserved))
-        settle_instructions(view["boxes"], table.chip_denominations)
+        view.update(round_view(state, reserved=reserved, chip_set=table.chip_denominations))
     view["legal_list"] = " ".join(sorted(view["legal"] | idle))
     return view
+
+
+def _turn_face_down(state: live.TableRound) -> int:
+    """docs/sources.md#players-cards-face-down: in the players' turn, how many of the cards
+    of the hand whose turn it is lie face down — the croupier turns them and enters each
+    before its decision (the tablet's prompt); 0 otherwise."""
+    turn = state.engine.turn if state.status == "players" else None
+    return state.engine.face_down(*turn) if isinstance(turn, tuple) else 0
+
+
+def _face_down_boxes(state: live.TableRound) -> list[int]:
+    """The boxes with a card lying face down, not yet entered (the inspector's tile)."""
+    engine = state.engine
+    return [
+        box.number
+        for box in engine.seats
+        if any(engine.face_down(box.number, i) for i in range(len(box.hands)))
+    ]
 
 
 def _double_offer(state: live.TableRound, legal) -> bool:
@@ -239,15 +263,10 @@ def _dealer_view(state: live.TableRound) -> dict:
 def _hand_view(state: live.TableRound, number: int, index: int, hand) -> dict:
     turn = state.engine.turn if state.status in ("dealing", "players", "turning") else None
     codes = [c.code for c in hand.cards]
-    # docs/sources.md#double: a double's card dealt face down (``double_card: face-down``)
-    # shows face down on every screen until it is turned and entered.
-    face_down = (
-        state.engine.rules.double_card == "face-down"
-        and hand.doubled
-        and len(codes) == 2
-        and not hand.settled
-        and state.status in live.OPEN_STATUSES
-    )
+    # A card dealt face down shows face down on every screen until it is turned and
+    # entered: a double's card (docs/sources.md#double, ``double_card: face-down``) and the
+    # players' cards of the deal (docs/sources.md#players-cards-face-down).
+    face_down = state.engine.face_down(number, index) if state.is_open else 0
     return {
         "index": index + 1,
         "cards": [card_view(c) for c in codes] + [card_view("", hidden=True)] * face_down,
@@ -279,7 +298,7 @@ def _box_moves(state: live.TableRound) -> dict[int, dict]:
     return out
 
 
-def _boxes_view(state: live.TableRound) -> list[dict]:
+def _boxes_view(state: live.TableRound, chip_set=()) -> list[dict]:
     engine = state.engine
     seats = {b.number: b for b in engine.seats}
     moves = _box_moves(state)
@@ -306,7 +325,7 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
         }
         view["staked"] = view["bet"]  # what the players put down before the deal
         if box is not None:
-            paid = sum((Decimal(e.get("net") or 0) for e in view["paid_at_once"]), Decimal(0))
+            figures = state.box_settlement(number, chip_set)
             view.update(
                 insurance=box.insurance,
                 insurance_max=box.bet / 2,
@@ -315,34 +334,13 @@ def _boxes_view(state: live.TableRound) -> list[dict]:
                 bonuses=box.bonuses,
                 net=box.net,
                 hands=[_hand_view(state, number, i, h) for i, h in enumerate(box.hands)],
-                # In play now: every hand's bet (doubles and splits included) and insurance.
-                bet=sum((h.bet for h in box.hands), Decimal(0)) + (box.insurance or 0),
-                paid_now=paid,
+                bet=figures.in_play,
+                paid_now=figures.paid_now,
                 # At the end, one instruction: what is still to pay (+) or collect (-) once
-                # what was paid at once (Blackjack, even money, three sevens) is taken off.
-                to_settle=box.net - paid if state.status in ("settled", "closed") else None,
+                # what was paid at once is taken off, and the chips that pay it.
+                to_settle=figures.to_settle,
+                payout_chips=[{"value": value, "count": n} for value, n in figures.chips],
+                payout_rest=figures.rest,
             )
         out.append(view)
     return out
-
-
-def settle_instructions(boxes: list[dict], chip_set) -> None:
-    """Add to each settled box the chips that pay what is still to pay (largest first, with
-    the rest no chip covers): ``payout_chips`` and ``payout_rest``."""
-    for box in boxes:
-        amount = box.get("to_settle")
-        if amount is not None and amount > 0:
-            split = chips.breakdown(amount, chip_set)
-            box["payout_chips"] = [{"value": value, "count": n} for value, n in split.chips]
-            box["payout_rest"] = split.rest
-
-
-def _at_stake(state: live.TableRound) -> Decimal:
-    engine = state.engine
-    if not engine.seats:
-        return sum(engine.bets.values(), Decimal(0))
-    total = Decimal(0)
-    for box in engine.seats:
-        total += sum((h.bet for h in box.hands), Decimal(0))
-        total += box.insurance or 0
-    return total

@@ -22,6 +22,7 @@ from floor.changes import table_id_of, table_topic
 from game.models import LiveTable
 from game.screens.presenters import screen_view
 from game.selectors import snapshot_of, table_snapshot
+from game.templatetags.live import shared_parts
 from staff.permissions import At, acts_at
 from staff.roles import Role, TableRole
 
@@ -95,8 +96,9 @@ def table_message(topic: str, seq: int, events: list[dict]) -> tuple[dict[str, s
     view = _committed_view(seq, events) or table_view(table_id_of(topic))
     if view is None:
         return {}, False
-    fragments = {
-        presence.pair(fragment, language): render_fragment(view, fragment, language)
-        for fragment, language in pairs
-    }
+    with shared_parts():  # what every kind shows is rendered once, each kind's controls apart
+        fragments = {
+            presence.pair(fragment, language): render_fragment(view, fragment, language)
+            for fragment, language in pairs
+        }
     return fragments, False

@@ -1,11 +1,12 @@
 """The round as it is run at a live table, above the engine.
 
-Pure Python (the engine, the one parser ``floor.parsing`` and the standard library): no
-Django. The engine decides every total, legal
-action and payout; this layer adds what a real table has around a round: up to three
-players sharing a box, the correction of the last card entered (the engine's ``pop`` of
-that card and ``push`` of the right one), the cut card coming out, the croupier's
-confirmation of the settlement, and the inspector's void.
+Pure Python (the engine, the one parser ``floor.parsing``, the chip arithmetic of
+``tables.chips`` and the standard library). The engine decides every total, legal action and
+payout; this layer adds what a real table has around a round: up to three players sharing a
+box, the correction of the last card entered (the engine's ``pop`` of that card and ``push``
+of the right one), the cut card coming out, the croupier's confirmation of the settlement,
+the inspector's void, and the settlement figures the croupier pays from
+(:meth:`TableRound.box_settlement`).
 
 A round is rebuilt exactly by replaying its commands from its opening state
 (:meth:`TableRound.replay`); the database keeps the commands as events and the result of
@@ -23,6 +24,7 @@ from game.engine import (
     Bet,
     CloseBets,
     Deal,
+    DealDown,
     Double,
     EngineError,
     EvenMoney,
@@ -37,15 +39,27 @@ from game.engine import (
 )
 from game.engine.actions import action_from_dict
 from game.table.shares import split_pro_rata
+from tables import chips
 
 MAX_SHARES_PER_BOX = 3  # docs/sources.md#box-shared-by-up-to-three
 
 # The engine's actions a screen may send (every one but ``bet``: a stake is a share of a box).
 ENGINE_ACTIONS = frozenset(
-    {"close-bets", "card", "stand", "double", "split", "insure", "even-money", "insurance-closed"}
+    {
+        "close-bets",
+        "card",
+        "card-down",  # docs/sources.md#players-cards-face-down: a card of the deal face down
+        "stand",
+        "double",
+        "split",
+        "insure",
+        "even-money",
+        "insurance-closed",
+    }
 )
 _SIMPLE_ACTIONS = {
     "close-bets": CloseBets(),
+    "card-down": DealDown(),
     "stand": Stand(),
     "double": Double(),
     "split": Split(),
@@ -117,6 +131,19 @@ class Share:
     @classmethod
     def from_dict(cls, d: dict) -> Share:
         return cls(d["seat"], Decimal(d["stake"]), d.get("player_card", ""))
+
+
+@dataclass(frozen=True)
+class BoxSettlement:
+    """What a croupier pays or collects at one box, computed here and nowhere else (the
+    screens only format it): the chips in play now, what was paid at once, and — once the
+    round is settled — what is still to pay (+) or collect (−), with the chips that pay it."""
+
+    in_play: Decimal  # every hand's bet (doubles and splits included) and the insurance
+    paid_now: Decimal  # paid at once: a Blackjack, even money, three sevens
+    to_settle: Decimal | None = None  # None until the round is settled
+    chips: tuple[tuple[Decimal, int], ...] = ()  # (value, count), largest first
+    rest: Decimal = Decimal(0)  # what no chip of the table's set covers
 
 
 class TableRound:
@@ -472,6 +499,32 @@ class TableRound:
         """What the players won by the payments made at once (a Blackjack, even money,
         three sevens, a split Blackjack): chips that left the tray during the round."""
         return sum((Decimal(e["net"]) for e in self.paid_at_once), Decimal(0))
+
+    def at_stake(self) -> Decimal:
+        """The chips in play on the table now: the stakes before the deal, then every
+        hand's bet (doubles and splits included) and every insurance."""
+        if not self.engine.seats:
+            return self.total_bet
+        return sum((self.box_settlement(b.number).in_play for b in self.engine.seats), Decimal(0))
+
+    def box_settlement(self, number: int, chip_set=()) -> BoxSettlement | None:
+        """The settlement figures of box ``number`` (None: not dealt in). With the table's
+        chip set, the chips that pay what is still to pay (largest first)."""
+        box = next((b for b in self.engine.seats if b.number == number), None)
+        if box is None:
+            return None
+        in_play = sum((h.bet for h in box.hands), Decimal(0)) + (box.insurance or 0)
+        paid = sum(
+            (Decimal(e.get("net") or 0) for e in self.paid_at_once if e.get("box") == number),
+            Decimal(0),
+        )
+        if self.status not in ("settled", "closed"):
+            return BoxSettlement(in_play=in_play, paid_now=paid)
+        to_settle = box.net - paid
+        if to_settle <= 0:
+            return BoxSettlement(in_play=in_play, paid_now=paid, to_settle=to_settle)
+        split = chips.breakdown(to_settle, chip_set)
+        return BoxSettlement(in_play, paid, to_settle, tuple(split.chips), split.rest)
 
     def _on_void(self, command: dict) -> list[dict]:
         """The inspector voids the round: every stake still in play goes back to its

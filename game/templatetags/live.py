@@ -1,8 +1,12 @@
+import contextvars
+import re
 import threading
 from collections import OrderedDict
+from contextlib import contextmanager
 from decimal import Decimal
 
 from django import template
+from django.template.base import TokenType
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -32,6 +36,7 @@ COMMAND_LABELS = {
     "newcomer-refused": _("A player refused the newcomer"),
     "close-bets": _("Bets closed"),
     "card": _("Next card"),
+    "card-down": _("Dealt face down"),
     "stand": _("Stand"),
     "double": _("Double"),
     "split": _("Split"),
@@ -118,3 +123,62 @@ def box_part(context, box: dict) -> str:
         while len(_boxes) > BOX_CACHE_SIZE:
             _boxes.popitem(last=False)
     return html
+
+
+# -- the part of the table fragment every kind of screen shares, rendered once a message -----
+
+_shared: contextvars.ContextVar[dict | None] = contextvars.ContextVar("shared_parts", default=None)
+
+
+@contextmanager
+def shared_parts():
+    """While one view of a table is rendered for several kinds of screen (the dealer's, the
+    observer's, the inspector's...: ``game.publish.table_message``), each ``{% shared %}``
+    block of the fragment is rendered once per language and reused by the other kinds: only
+    what differs — each kind's controls (staff.permissions) — is rendered per kind. Outside
+    this context a block renders as it stands."""
+    token = _shared.set({})
+    try:
+        yield
+    finally:
+        _shared.reset(token)
+
+
+class SharedNode(template.Node):
+    def __init__(self, name: str, nodelist):
+        self.name = name
+        self.nodelist = nodelist
+
+    def render(self, context) -> str:
+        memo = _shared.get()
+        if memo is None:
+            return self.nodelist.render(context)
+        key = (self.name, get_language())
+        html = memo.get(key)
+        if html is None:
+            html = memo[key] = self.nodelist.render(context)
+        return html
+
+
+# What a shared block may not hold: ``may`` (the kind's controls), or a tag that reads it.
+_PER_KIND = re.compile(r"\bmay\b|\bbox_part\b")
+
+
+@register.tag("shared")
+def shared(parser, token):
+    """``{% shared "name" %}…{% endshared %}``: a part of the table fragment the same for every
+    kind of screen. A block that reads ``may`` (the kind's controls), directly or through
+    ``box_part``, is refused when the template is compiled."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("{% shared %} takes one name")
+    ahead = list(parser.tokens)  # in reverse: parse() pops from the end
+    nodelist = parser.parse(("endshared",))
+    inside = ahead[len(parser.tokens) :]
+    parser.delete_first_token()
+    for part in inside:
+        if part.token_type != TokenType.TEXT and _PER_KIND.search(part.contents):
+            raise template.TemplateSyntaxError(
+                f"{{% shared {bits[1]} %}} reads a kind's controls: {part.contents!r}"
+            )
+    return SharedNode(bits[1].strip("\"'"), nodelist)

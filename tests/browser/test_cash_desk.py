@@ -10,10 +10,10 @@ import re
 from decimal import Decimal
 
 import pytest
-from django.utils import timezone
 from openpyxl import load_workbook
 from playwright.sync_api import expect
 
+from floor.gaming import day_window
 from tests.browser.conftest import ARTIFACTS
 from tests.cashdesk.conftest import closed_round, count_chips, today  # noqa: F401 — fixtures
 from tests.conftest import PASSWORD, PIN
@@ -109,6 +109,12 @@ def test_cash_in_recount_live_totals_report_and_export(new_page, crew, table):
     assert header[-1] == "Awaiting confirmation"  # the mark a pending correction gets
 
 
+def busy_day():
+    """The busy floor's gaming day: yesterday's, whole — its five hours of rounds never run
+    into a day boundary or the future, whatever the hour the tests run at."""
+    return today() - dt.timedelta(days=1)
+
+
 @pytest.fixture
 def busy_floor(make_table, crew, count_chips, closed_round):  # noqa: F811
     """Ten tables with six- and seven-figure amounts (the widest the report shows), a
@@ -116,14 +122,14 @@ def busy_floor(make_table, crew, count_chips, closed_round):  # noqa: F811
     from cashdesk.models import CashIn, DropCount
     from tables.models import Table
 
-    start = timezone.now() - dt.timedelta(hours=5)
+    start = day_window(busy_day())[0] + dt.timedelta(hours=1)
     tables = list(Table.objects.all()) + [make_table(n) for n in range(2, 11)]
     for i, t in enumerate(tables):
         count_chips(t, "opener", str(1_200_000 + 1000 * i), at=start)
         for k in range(4):
             CashIn.objects.create(
                 table=t,
-                gaming_day=today(),
+                gaming_day=busy_day(),
                 shift=1,
                 notes={"5000": 20},
                 amount=Decimal("100000"),
@@ -141,13 +147,13 @@ def busy_floor(make_table, crew, count_chips, closed_round):  # noqa: F811
                 players_net=str(-3000 - 1000 * i + (60000 if i == 3 else 0)),
                 at=start + dt.timedelta(hours=h, minutes=i),
             )
-        count_chips(t, "closer", str(1_150_000 + 7000 * i), at=timezone.now())
+        count_chips(t, "closer", str(1_150_000 + 7000 * i), at=start + dt.timedelta(hours=6))
         DropCount.objects.create(
             table=t,
-            gaming_day=today(),
+            gaming_day=busy_day(),
             amount=Decimal("300000") - 5000 * i,
             counted_by=crew["duty"],
-            entered_at=timezone.now(),
+            entered_at=start + dt.timedelta(hours=6),
         )
     return tables
 
@@ -209,7 +215,7 @@ def test_the_report_fits_the_screen_with_readable_charts(
     page = new_page(language)
     page.set_viewport_size({"width": width, "height": height})
     _password(page, "duty")
-    page.goto(f"/cash/reports/?day={today().isoformat()}")
+    page.goto(f"/cash/reports/?day={busy_day().isoformat()}")
     expect(page.locator('[data-chart][data-drawn="true"] svg')).to_have_count(2)
     assert page.evaluate("document.documentElement.lang") == lang
 
@@ -256,7 +262,7 @@ def test_the_print_view_and_the_records_fit(new_page, busy_floor, crew):
     crew["duty"].save(update_fields=["preferred_language"])
     page = new_page()
     _password(page, "duty")
-    page.goto(f"/cash/reports/print/?day={today().isoformat()}")
+    page.goto(f"/cash/reports/print/?day={busy_day().isoformat()}")
     expect(page.locator('[data-chart][data-drawn="true"] svg')).to_have_count(2)
     # the page prints itself once drawn, and the charts redraw for paper: measure after that
     expect(page.locator('html[data-printed="true"]')).to_have_count(1)
@@ -264,7 +270,7 @@ def test_the_print_view_and_the_records_fit(new_page, busy_floor, crew):
     label = _boxes(page, '[data-testid="chart-hold"] svg text')[0]
     assert _luminance(label["fill"]) < 0.3  # dark text on white paper
     _shot(page, "cash-report-print-1280x800")
-    page.goto(f"/cash/reports/records/?day={today().isoformat()}&table={busy_floor[0].pk}")
+    page.goto(f"/cash/reports/records/?day={busy_day().isoformat()}&table={busy_floor[0].pk}")
     expect(page.get_by_test_id("records-cash-ins")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     _shot(page, "cash-records-1280x800")
@@ -276,7 +282,7 @@ def test_a_table_name_in_a_chart_tooltip_is_text_not_html(new_page, busy_floor, 
     table.save(update_fields=["name"])
     page = new_page()
     _password(page, "duty")
-    page.goto(f"/cash/reports/?day={today().isoformat()}")
+    page.goto(f"/cash/reports/?day={busy_day().isoformat()}")
     chart = page.get_by_test_id("chart-hold")
     expect(chart.locator("svg")).to_be_visible()
     chart.scroll_into_view_if_needed()
