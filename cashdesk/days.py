@@ -284,6 +284,7 @@ def gaming_day_close(
             waived = _day_close_guard(gaming_day, tables, waiver=other is not None)
             day_verify(gaming_day)  # a tampered record refuses the close (floor/ledger.py)
             close = GamingDayClose(
+                status=GamingDayClose.Status.OPEN,
                 gaming_day=gaming_day,
                 closed_by=actor,
                 closed_at=timezone.now(),
@@ -291,6 +292,7 @@ def gaming_day_close(
                 waiver_second_by=other if waived else None,
                 waived=waived,
             )
+            close.close()
             try:
                 _save(close)
             except ValidationError:
@@ -355,6 +357,7 @@ def gaming_day_reopen(
         close.reopened_by = actor
         close.reopen_confirmed_by = other
         close.reopened_at = timezone.now()
+        close.reopen()
         _save(close)
         duty_changed()
     return close

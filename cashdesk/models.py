@@ -9,6 +9,7 @@ is two more signatures with a reason, a corrected drop is a new record pointing 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django_fsm import RETURN_VALUE, FSMField, transition
 
 from cashdesk.gaming import gaming_day_of
@@ -305,6 +306,13 @@ class Slip(Chained):
         FILL = "fill", _("Fill")
         CREDIT = "credit", _("Credit")
 
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("Requested")
+        ISSUED = "issued", _("Issued")
+        RECEIVED = "received", _("Received")
+        VOID_PENDING = "void_pending", _("Void awaiting the second signature")
+        VOIDED = "voided", _("Voided")
+
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     gaming_day = models.DateField(_("gaming day"))
     number = models.PositiveIntegerField(_("number"))
@@ -334,6 +342,10 @@ class Slip(Chained):
         USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     void_confirmed_at = models.DateTimeField(_("void confirmed at"), null=True, blank=True)
+    # requested → issued → received, and from any of them void_pending → voided: the
+    # transitions below. The place in the lifecycle, not a recorded value: the signatures
+    # that move it are (``audit_state_fields``).
+    status = FSMField(_("status"), max_length=16, choices=Status.choices, default=Status.REQUESTED)
 
     class Meta:
         verbose_name = _("slip")
@@ -391,17 +403,59 @@ class Slip(Chained):
         """Signed by all three and not voided: the slip counts in the figures."""
         return self.received_at is not None and not self.voided
 
-    @property
-    def state(self) -> str:
-        if self.voided:
-            return "voided"
-        if self.voided_at:
-            return "void_pending"
-        if self.received_at:
-            return "received"
-        if self.issued_at:
-            return "issued"
-        return "requested"
+    # -- the lifecycle (django-fsm-2): three signatures by three people, in order; a void is
+    # two more, by two people, with a reason. The service signs, then moves the slip.
+
+    def issue_signed(self) -> bool:
+        """Guard of ``issue``: signed, and not by who requested the slip."""
+        return self.issued_by_id is not None and self.issued_by_id != self.requested_by_id
+
+    @transition(
+        field=status, source=Status.REQUESTED, target=Status.ISSUED, conditions=[issue_signed]
+    )
+    def issue(self) -> None:
+        """The duty administrator issued the chips (fill) or took them (credit)."""
+
+    def receipt_signed(self) -> bool:
+        """Guard of ``receive``: signed by a third person."""
+        return self.received_by_id is not None and self.received_by_id not in (
+            self.requested_by_id,
+            self.issued_by_id,
+        )
+
+    @transition(
+        field=status, source=Status.ISSUED, target=Status.RECEIVED, conditions=[receipt_signed]
+    )
+    def receive(self) -> None:
+        """A croupier of the table signed that the chips arrived (fill) or left (credit)."""
+
+    def void_reasoned(self) -> bool:
+        """Guard of ``void_request``: signed, with a reason."""
+        return self.voided_by_id is not None and bool(self.void_reason.strip())
+
+    @transition(
+        field=status,
+        source=[Status.REQUESTED, Status.ISSUED, Status.RECEIVED],
+        target=Status.VOID_PENDING,
+        conditions=[void_reasoned],
+    )
+    def void_request(self) -> None:
+        """The void's first signature, with its reason: the slip waits for a second person."""
+
+    def void_confirmed_by_another(self) -> bool:
+        """Guard of ``void_confirm``: signed by another person than the void's first."""
+        return (
+            self.void_confirmed_by_id is not None and self.void_confirmed_by_id != self.voided_by_id
+        )
+
+    @transition(
+        field=status,
+        source=Status.VOID_PENDING,
+        target=Status.VOIDED,
+        conditions=[void_confirmed_by_another],
+    )
+    def void_confirm(self) -> None:
+        """The void's second signature: the slip no longer counts, and keeps its number."""
 
 
 class SlipCounter(models.Model):
@@ -611,7 +665,16 @@ class GamingDayClose(Chained):
     A close can be undone once, by a reopen with two signatures (the duty administrator and
     a second person: a pit boss or another duty administrator, each with his password) and
     a reason; the reopen is a recorded change of this record (its ``audit_state_fields``),
-    never a deletion. A day has at most one close that is not reopened."""
+    never a deletion. A day has at most one close that is not reopened.
+
+    Its lifecycle (django-fsm-2): open → closed (``close``, the record made in the open state
+    and closed before it is saved: no stored row stays open) → reopened (``reopen``); after a
+    reopen the day is open again and a new close is a new record."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", pgettext_lazy("gaming day", "Open")
+        CLOSED = "closed", pgettext_lazy("gaming day", "Closed")
+        REOPENED = "reopened", pgettext_lazy("gaming day", "Reopened")
 
     gaming_day = models.DateField(_("gaming day"))
     closed_by = models.ForeignKey(USER, on_delete=models.PROTECT, related_name="+")
@@ -634,6 +697,8 @@ class GamingDayClose(Chained):
         USER, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
     reopened_at = models.DateTimeField(_("reopened at"), null=True, blank=True)
+    # The place in the lifecycle, not a recorded value: the signatures that move it are.
+    status = FSMField(_("status"), max_length=16, choices=Status.choices, default=Status.CLOSED)
     # The day's seal (floor.ledger.day_seal), made right after the close was recorded: the
     # heads of every chain of the day, and a MAC over them with the key ``seal_key``. Not a
     # recorded value of the close (it covers the close's own link): an edit shows as a seal
@@ -669,6 +734,34 @@ class GamingDayClose(Chained):
 
     def __str__(self) -> str:
         return str(self.gaming_day)
+
+    # -- the lifecycle (django-fsm-2)
+
+    def close_signed(self) -> bool:
+        """Guard of ``close``: signed by who closes; a waiver has its reason and a second
+        person's signature."""
+        if self.closed_by_id is None:
+            return False
+        if not self.waived:
+            return True
+        second = self.waiver_second_by_id
+        return bool(self.waiver_reason.strip()) and second not in (None, self.closed_by_id)
+
+    @transition(field=status, source=Status.OPEN, target=Status.CLOSED, conditions=[close_signed])
+    def close(self) -> None:
+        """The duty administrator closes the day (the checks of the day are the service's,
+        ``cashdesk.days.gaming_day_close``)."""
+
+    def reopen_signed(self) -> bool:
+        """Guard of ``reopen``: a reason and two signatures by two people."""
+        first, second = self.reopened_by_id, self.reopen_confirmed_by_id
+        return bool(self.reopen_reason.strip()) and None not in (first, second) and first != second
+
+    @transition(
+        field=status, source=Status.CLOSED, target=Status.REOPENED, conditions=[reopen_signed]
+    )
+    def reopen(self) -> None:
+        """The close is undone: the day takes records again and can be closed again."""
 
 
 class Submission(models.Model):

@@ -668,8 +668,8 @@ def _slip_exception(s: Slip) -> dict | None:
     """A slip not signed by all three, voided, or with a void awaiting its second signature."""
     if s.received_at is not None and s.voided_at is None:
         return None
-    exception = {"kind": "slip", "object": s, "code": s.state, "table": s.table}
-    exception.update(day=s.gaming_day, waiting=SLIP_WAITING.get(s.state))
+    exception = {"kind": "slip", "object": s, "code": s.status, "table": s.table}
+    exception.update(day=s.gaming_day, waiting=SLIP_WAITING.get(s.status))
     return _stated(exception, {"slip": _content(s)})
 
 

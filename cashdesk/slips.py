@@ -107,6 +107,10 @@ def _slip_sign(slip: Slip, actor, step: str) -> Slip:
             raise Refused("same_person", _("One person cannot sign a slip twice."))
         setattr(row, f"{step}_by", actor)
         setattr(row, f"{step}_at", timezone.now())
+        if step == "issued":
+            row.issue()
+        else:
+            row.receive()
         _save(row)
         duty_changed()
     return row
@@ -128,11 +132,13 @@ def slip_void(*, slip: Slip, actor, reason: str = "") -> Slip:
             row.void_reason = reason.strip()
             row.voided_by = actor
             row.voided_at = now
+            row.void_request()
         else:
             if actor.pk == row.voided_by_id:
                 raise Refused("same_person", _("One person cannot sign a slip twice."))
             row.void_confirmed_by = actor
             row.void_confirmed_at = now
+            row.void_confirm()
         _save(row)
         duty_changed()
     return row

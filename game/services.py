@@ -373,10 +373,11 @@ def _cut_card_not_early(shoe, state: live.TableRound) -> None:
     (``confirmed``): a slip of the finger would end the shoe."""
     engine_shoe = state.engine.shoe
     behind = shoe.cards_behind_cut if shoe is not None else None
-    if cut_card_early(dealt=engine_shoe.dealt, size=engine_shoe.size, behind=behind):
+    dealt = engine_shoe.dealt + state.engine.cards_face_down  # face down: out, not entered
+    if cut_card_early(dealt=dealt, size=engine_shoe.size, behind=behind):
         raise Refused(
             "cut_card_early",
-            dealt=engine_shoe.dealt,
+            dealt=dealt,
             size=engine_shoe.size,
-            pct=round(100 * engine_shoe.dealt / engine_shoe.size),
+            pct=round(100 * dealt / engine_shoe.size),
         )

@@ -166,12 +166,24 @@ MESSAGES = {
         "took even money or has Blackjack."
     ),
     "even_money_not_allowed": gettext_lazy(
-        "No even money here: the table does not offer it, or the box has no Blackjack, "
-        "already took even money or is insured."
+        "No even money here: the table does not offer it, or the box has no Blackjack (or its "
+        "cards still lie face down), already took even money or is insured."
     ),
     "insurance_closed": gettext_lazy(
         "Insurance and even money are offered only while the dealer shows an ace, before "
         "the players' turn."
+    ),
+    # docs/sources.md#players-cards-face-down (player_cards: face-down)
+    "card_face_down": gettext_lazy(
+        'Box %(box)s\'s card is dealt face down: tap "Dealt face down". It is entered when '
+        "it is turned, at the box's turn."
+    ),
+    "card_down_not_now": gettext_lazy(
+        "No card is dealt face down now: only the players' cards of the deal are, at a table "
+        "that deals them face down."
+    ),
+    "cards_face_down": gettext_lazy(
+        "Box %(box)s: its cards lie face down. Turn them and tap each before the player decides."
     ),
     "insurance_over_half": gettext_lazy(
         "Box %(box)s: insurance %(amount)s is over half the bet (%(max)s)."

@@ -51,6 +51,7 @@ LABELS = {
     "double_on": _("Double on"),
     "double_after_split": _("Double after a split"),
     "double_card": _("The double's card"),
+    "player_cards": _("The players' cards of the deal"),
     "max_hands": _("Hands on a box at most (splits)"),
     "resplit_aces": _("Aces may be split again"),
     "hit_split_aces": _("Split aces take more than one card"),
@@ -92,6 +93,8 @@ VALUE_LABELS = {
     ("burn_card", "never"): _("never"),
     ("double_card", "face-up"): _("face up, entered at once"),
     ("double_card", "face-down"): _("face down, entered when turned at the end"),
+    ("player_cards", "face-up"): _("face up, entered as dealt"),
+    ("player_cards", "face-down"): _("face down, entered when turned at the box's turn"),
     ("max_boxes_per_player", 0): _("no limit"),
 }
 

@@ -1,6 +1,7 @@
 """What a croupier can do at a round: small frozen values, their dict form and the script words.
 
 Script words (the CLI form): a card code (``Th``) deals the next card out of the shoe;
+``card-down`` deals it face down (``player_cards: face-down``, entered when it is turned);
 ``stand``, ``double``, ``split``, ``insure <box> <amount>``, ``even-money <box>``,
 ``insurance-closed``; and for completeness ``bet <box> <amount>`` and ``close-bets``.
 """
@@ -110,6 +111,15 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
+class DealDown:
+    """``player_cards: face-down``: the next card of the initial deal goes face down to the box
+    whose card is due; nobody knows it yet, and it is entered (a ``Deal``) when it is turned,
+    at the box's turn (docs/sources.md#players-cards-face-down). Script word ``card-down``."""
+
+    kind = "card-down"
+
+
+@dataclass(frozen=True, slots=True)
 class Stand:
     """The hand whose turn it is takes no more cards."""
 
@@ -154,7 +164,18 @@ class InsuranceClosed:
     kind = "insurance-closed"
 
 
-Action = Bet | CloseBets | Deal | Stand | Double | Split | Insure | EvenMoney | InsuranceClosed
+Action = (
+    Bet
+    | CloseBets
+    | Deal
+    | DealDown
+    | Stand
+    | Double
+    | Split
+    | Insure
+    | EvenMoney
+    | InsuranceClosed
+)
 
 # Interned instances for the hot path (the simulator deals millions of cards).
 STAND = Stand()
@@ -162,6 +183,7 @@ DOUBLE = Double()
 SPLIT = Split()
 CLOSE_BETS = CloseBets()
 INSURANCE_CLOSED = InsuranceClosed()
+DEAL_DOWN = DealDown()
 DEALS: dict[Card, Deal] = {}
 
 
@@ -180,6 +202,7 @@ _SIMPLE = {
     "split": SPLIT,
     "close-bets": CLOSE_BETS,
     "insurance-closed": INSURANCE_CLOSED,
+    "card-down": DEAL_DOWN,
 }
 
 

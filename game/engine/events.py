@@ -15,6 +15,7 @@ from .actions import (
     Bet,
     CloseBets,
     Deal,
+    DealDown,
     Double,
     EvenMoney,
     InsuranceClosed,
@@ -64,6 +65,7 @@ def hand_settled(box: int, hand_number: int, result: str, net: Decimal) -> dict:
 _EVENT_ACTIONS = {
     "bets_closed": lambda e: CloseBets(),
     "card": lambda e: Deal(Card.parse(e["card"])),
+    "card_down": lambda e: DealDown(),
     "stand": lambda e: Stand(),
     "double": lambda e: Double(),
     "split": lambda e: Split(),

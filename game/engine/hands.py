@@ -71,6 +71,7 @@ class Hand:
         "result",
         "net",
         "natural",
+        "down",
     )
 
     def __init__(self, bet: Decimal, split: bool = False, split_aces: bool = False):
@@ -86,6 +87,8 @@ class Hand:
         self.result: str | None = None
         self.net = ZERO
         self.natural = False  # set when the original hand's second card makes Blackjack
+        # ``player_cards: face-down``: cards of the deal lying face down, not yet entered.
+        self.down = 0
 
     def add(self, card: Card) -> None:
         self.cards.append(card)
@@ -139,6 +142,7 @@ class Hand:
             "settled": self.settled,
             "result": self.result,
             "net": str(self.net),
+            **({"down": self.down} if self.down else {}),
         }
 
     @classmethod
@@ -151,7 +155,8 @@ class Hand:
         h.settled = d["settled"]
         h.result = d["result"]
         h.net = Decimal(d["net"])
-        h.natural = not h.split and h.two_card_21
+        h.down = d.get("down", 0)
+        h.natural = not h.split and not h.down and h.two_card_21
         return h
 
 
@@ -222,6 +227,7 @@ class Box:
                     "doubled": h.doubled,
                     "result": h.result,
                     "net": h.net,
+                    **({"face_down": h.down} if h.down else {}),
                 }
                 for h in self.hands
             ],

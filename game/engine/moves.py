@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from .actions import (
     CLOSE_BETS,
+    DEAL_DOWN,
     DOUBLE,
     INSURANCE_CLOSED,
     SPLIT,
@@ -31,7 +32,7 @@ class Move:
     """One legal move.
 
     ``action``: the action kind, as ``legal_actions()`` names it (``bet``, ``close-bets``,
-    ``card``, ``stand``, ``double``, ``split``, ``insure``, ``even-money``,
+    ``card``, ``card-down``, ``stand``, ``double``, ``split``, ``insure``, ``even-money``,
     ``insurance-closed``). ``box``: the box it concerns (``None`` for the dealer's card and the
     moves of the whole table). ``hand``: the hand's index in the box **from 0** (as
     ``RoundState.turn``; the event and ``awaiting()`` strings count from 1), ``None`` where no
@@ -42,8 +43,9 @@ class Move:
     ``card`` moves: during the initial deal ``box`` is the box that receives it and ``hand`` 0,
     or ``box=None`` for the dealer; in the players' turn ``box``/``hand`` is the hand that
     receives it (a hit, a double's card, a split hand's second card); in the dealer's turn
-    ``box=None``. Removing a bet is ``Move("bet", box, low=0, high=0)``, offered for a box
-    that has a bet.
+    ``box=None``. ``card-down`` (``player_cards: face-down``): the initial deal's card that
+    goes face down to ``box``, hand 0. Removing a bet is ``Move("bet", box, low=0, high=0)``,
+    offered for a box that has a bet.
     """
 
     action: str
@@ -81,4 +83,5 @@ _SIMPLE = {
     "double": DOUBLE,
     "split": SPLIT,
     "insurance-closed": INSURANCE_CLOSED,
+    "card-down": DEAL_DOWN,
 }

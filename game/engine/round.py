@@ -7,9 +7,10 @@ leaves the round exactly as it was. Money is ``Decimal`` throughout. The boxes a
 
 Phases: ``betting`` -> ``dealing`` -> (``insurance``) -> ``players`` -> ``dealer`` ->
 (``turning``: the face-down double cards are entered as they are turned, ``double_card:
-face-down``) -> ``settled``. Phases may be skipped: a round whose every bet was settled
-during the deal goes straight to ``settled``, and the dealer draws only while some bet still
-depends on his hand.
+face-down``; and the players' face-down cards when a dealer Blackjack ends the round before
+their box's turn, ``player_cards: face-down``) -> ``settled``. Phases may be skipped: a round
+whose every bet was settled during the deal goes straight to ``settled``, and the dealer draws
+only while some bet still depends on his hand.
 
 (Named ``RoundState`` so it never collides with the Django model ``game.models.Round`` that
 stores it.)
@@ -27,6 +28,7 @@ from .actions import (
     Bet,
     CloseBets,
     Deal,
+    DealDown,
     Double,
     EvenMoney,
     InsuranceClosed,
@@ -56,6 +58,7 @@ DEALER = -1  # a deal-plan target meaning the dealer
 PHASES = ("betting", "dealing", "insurance", "players", "dealer", "turning", "settled")
 
 _K_CARD = frozenset({"card"})
+_K_CARD_DOWN = frozenset({"card-down"})
 _K_BETTING = frozenset({"bet"})
 _K_BETTING_CLOSE = frozenset({"bet", "close-bets"})
 _K_NONE = frozenset()
@@ -104,6 +107,10 @@ class RoundState:
         # second card before the next decision, in order. Empty otherwise.
         self._deal_to: list[int] = []
         self.insurance_offered = False
+        # ``player_cards: face-down``: the boxes' cards of the deal go face down (``DealDown``)
+        # and are entered as they are turned, at the box's turn
+        # (docs/sources.md#players-cards-face-down). Derived from the rules, never stored.
+        self._down = self.rules.player_cards == "face-down"
         # The move stack (``push`` / ``pop``): each action pushed and the position before it.
         self._stack: list[tuple[Action, dict]] = []
 
@@ -161,6 +168,36 @@ class RoundState:
             len(d) == 2 and d[0].value + d[1].value == 11 and (d[0].value == 1 or d[1].value == 1)
         )
 
+    def card_down_due(self) -> bool:
+        """Whether the next card of the deal goes face down to a box (``player_cards:
+        face-down``): the action due is ``DealDown``, not ``Deal``."""
+        return self._down and self.phase == "dealing" and self._plan[self._plan_pos] != DEALER
+
+    def face_down(self, box: int, hand: int = 0) -> int:
+        """How many of a hand's cards lie face down, dealt and not yet entered: the
+        players' face-down cards of the deal (``player_cards: face-down``) and a face-down
+        double's card (``double_card: face-down``). ``hand`` counts from 0."""
+        b = self.box(box)
+        if b is None or hand >= len(b.hands):
+            return 0
+        h = b.hands[hand]
+        double = (
+            self.rules.double_card == "face-down"
+            and h.doubled
+            and len(h.cards) == 2
+            and not h.settled
+            and self.phase != "settled"
+        )
+        return h.down + double
+
+    @property
+    def cards_face_down(self) -> int:
+        """How many cards lie face down in this round, out of the shoe and not yet entered
+        (the shoe's own count takes each when it is entered)."""
+        return sum(
+            self.face_down(box.number, i) for box in self.seats for i in range(len(box.hands))
+        )
+
     def dealer_must_draw(self) -> bool | None:
         """During the dealer's turn: True while he must draw (``awaiting`` is ``card:dealer``);
         False once he stands or stops (the round is then settled); None before his turn."""
@@ -173,7 +210,8 @@ class RoundState:
     def awaiting(self) -> str | None:
         """What the round waits for, as a short machine string (``None`` when settled):
 
-        ``bet`` (betting; ``close-bets`` ends it), ``card:box 3`` (initial deal),
+        ``bet`` (betting; ``close-bets`` ends it), ``card:box 3`` (initial deal; ``card-down:box
+        3`` with ``player_cards: face-down``: a card dealt face down, not entered),
         ``card:dealer``, ``insurance``, ``card:box 3 hand 2`` (a split hand's second card or a
         double's card — with ``double_card: face-down`` entered when it is turned, after the
         dealer's hand), ``decision:box 3 hand 1`` (stand, hit = the next card, double, split).
@@ -184,7 +222,9 @@ class RoundState:
             return f"{self._need}:box {self.seats[self._tb].number} hand {self._target() + 1}"
         if phase == "dealing":
             t = self._plan[self._plan_pos]
-            return "card:dealer" if t == DEALER else f"card:box {self.seats[t].number}"
+            if t == DEALER:
+                return "card:dealer"
+            return f"{'card-down' if self._down else 'card'}:box {self.seats[t].number}"
         if phase == "dealer":
             return "card:dealer"
         if phase == "turning":
@@ -215,7 +255,9 @@ class RoundState:
             if self._split_refusal(box, hand, th) is None:
                 kinds.add("split")
             return frozenset(kinds)
-        if phase in ("dealing", "dealer", "turning"):
+        if phase == "dealing":
+            return _K_CARD_DOWN if self.card_down_due() else _K_CARD
+        if phase in ("dealer", "turning"):
             return _K_CARD
         if phase == "betting":
             return _K_BETTING_CLOSE if self.bets else _K_BETTING
@@ -238,7 +280,9 @@ class RoundState:
             return self._player_moves()
         if phase == "dealing":
             t = self._plan[self._plan_pos]
-            return [Move("card")] if t == DEALER else [Move("card", self.seats[t].number, 0)]
+            if t == DEALER:
+                return [Move("card")]
+            return [Move("card-down" if self._down else "card", self.seats[t].number, 0)]
         if phase == "dealer":
             return list(_M_DEALER_CARD)
         if phase == "turning":
@@ -416,8 +460,16 @@ class RoundState:
         card = a.card
         phase = self.phase
         if phase == "dealing":
-            self.shoe.take(card)  # checks before it changes anything
             t = self._plan[self._plan_pos]
+            if self._down and t != DEALER:
+                number = self.seats[t].number
+                raise _illegal(
+                    f"Box {number}'s card is dealt face down (card-down): it is entered when "
+                    "it is turned, at the box's turn",
+                    code="card_face_down",
+                    box=number,
+                )
+            self.shoe.take(card)  # checks before it changes anything
             self._plan_pos += 1
             if t == DEALER:
                 hole = len(self.dealer) == 1 and self.rules.dealer_cards == "hole"
@@ -442,6 +494,46 @@ class RoundState:
         else:
             raise _illegal(self._no_card_message(), code="illegal_action")
 
+    def _on_deal_down(self, a: DealDown, events: list) -> None:
+        """``player_cards: face-down``: the deal's card for a box goes face down; the shoe
+        gives up the card when it is turned and entered (``_turn_down``)."""
+        if not self.card_down_due():
+            if not self._down:
+                why = "the players' cards are dealt face up at this table"
+            elif self.phase == "dealing":
+                why = "the dealer's card is due: enter it"
+            else:
+                why = "face-down cards are dealt only in the initial deal, to the boxes"
+            raise _illegal(f"No face-down card now: {why}", code="card_down_not_now")
+        t = self._plan[self._plan_pos]
+        self._plan_pos += 1
+        box = self.seats[t]
+        box.hands[0].down += 1
+        events.append({"kind": "card_down", "box": box.number, "hand": 1})
+        if self._plan_pos == len(self._plan):
+            self._after_deal(events)
+
+    def _turn_down(self, box: Box, hand: Hand, index: int, card: Card, events: list) -> None:
+        """A player's face-down card turned and entered (before the shoe has given it up, the
+        shoe checks it). The second makes the hand whole: a Blackjack then is known, and is
+        paid or noted as it would have been at the end of the deal."""
+        self.shoe.take(card)  # checks before it changes anything
+        hand.down -= 1
+        hand.add(card)
+        event = box_card_event(box.number, index + 1, card, hand.total, hand.soft)
+        event["turned"] = True
+        events.append(event)
+        if hand.down or len(hand.cards) != 2 or hand.split or not hand.two_card_21:
+            return
+        hand.natural = True
+        hand.done = True
+        if self.phase == "turning":  # a dealer Blackjack is settled once all are turned
+            return
+        if self.rules.dealer_cards == "one" and self.dealer[0].value in (1, 10):
+            events.append({"kind": "blackjack_noted", "box": box.number})
+        else:  # no dealer Blackjack can come (a peek, open cards, or a 2-9 up card)
+            settlement.pay_blackjack(box, hand, self.rules, events)
+
     def _no_card_message(self) -> str:
         if self.phase == "betting":
             return "No card yet: bets are not closed"
@@ -462,6 +554,10 @@ class RoundState:
         box = self.seats[self._tb]
         index = self._deal_to[0] if self._deal_to else self._th
         hand = box.hands[index]
+        if hand.down:
+            self._turn_down(box, hand, index, card, events)
+            self._find_turn(events)
+            return
         if self._need == "decision" and not self._can_hit(hand):
             raise _illegal(
                 f"Box {box.number} hand {index + 1}: no more cards on split aces",
@@ -594,6 +690,11 @@ class RoundState:
     def _even_money_refusal(self, box: Box) -> str | None:
         if not self.rules.even_money:
             return "Even money is not offered at this table"
+        if box.hands[0].down:
+            return (
+                f"Box {box.number}'s cards lie face down: its Blackjack is not known before "
+                "its turn, so no even money (insurance of half the bet pays the same)"
+            )
         if not box.hands[0].blackjack:
             return f"Box {box.number} has no Blackjack: even money is only for a Blackjack"
         if box.even_money:
@@ -743,6 +844,11 @@ class RoundState:
         return None if why is None else f"Box {box.number} hand {index + 1}: {why}"
 
     def _decision(self, what: str) -> tuple[Box, Hand]:
+        if self.phase == "players" and self.seats[self._tb].hands[self._target()].down:
+            number = self.seats[self._tb].number
+            raise _illegal(
+                f"No {what} now: {self._no_decision()}", code="cards_face_down", box=number
+            )
         if self.phase != "players" or self._need != "decision":
             raise _illegal(f"No {what} now: {self._no_decision()}", code="illegal_action")
         box = self.seats[self._tb]
@@ -751,6 +857,8 @@ class RoundState:
     def _no_decision(self) -> str:
         if self.phase == "players":
             number = self.seats[self._tb].number
+            if self.seats[self._tb].hands[self._target()].down:
+                return f"box {number}'s cards lie face down: enter each as it is turned"
             return f"box {number} hand {self._target() + 1} needs a card first"
         return {
             "betting": "bets are not closed",
@@ -887,16 +995,20 @@ class RoundState:
         settlement.settle_dealer_blackjack(self.seats, self.rules, events)
         self._finish(events)
 
-    # turning the face-down double cards (``double_card: face-down``)
+    # turning the face-down cards (``double_card: face-down``; ``player_cards: face-down``
+    # when a dealer Blackjack ends the round before a box's turn)
 
     def _face_down(self) -> tuple[int, int] | None:
-        """The first hand, in play order, whose double card lies face down not yet entered:
-        (box index, hand index), or None."""
-        if self.rules.double_card != "face-down":
+        """The first hand, in play order, with a card lying face down not yet entered — a
+        double's card, or a player's card of the deal: (box index, hand index), or None."""
+        double = self.rules.double_card == "face-down"
+        if not double and not self._down:
             return None
         for tb, box in enumerate(self.seats):
             for th, hand in enumerate(box.hands):
-                if hand.doubled and len(hand.cards) == 2 and not hand.settled:
+                if hand.down or (
+                    double and hand.doubled and len(hand.cards) == 2 and not hand.settled
+                ):
                     return tb, th
         return None
 
@@ -904,14 +1016,17 @@ class RoundState:
         """The face-down card turned and entered: it settles its hand (a bust, 7-7-7) or
         leaves it to the settlement, which comes once every such card is entered."""
         tb, th = self._face_down()
-        self.shoe.take(card)  # checks before it changes anything
         box = self.seats[tb]
         hand = box.hands[th]
-        hand.add(card)
-        event = box_card_event(box.number, th + 1, card, hand.total, hand.soft)
-        event["turned"] = True
-        events.append(event)
-        self._after_hand_card(box, hand, th, events)
+        if hand.down:
+            self._turn_down(box, hand, th, card, events)
+        else:
+            self.shoe.take(card)  # checks before it changes anything
+            hand.add(card)
+            event = box_card_event(box.number, th + 1, card, hand.total, hand.soft)
+            event["turned"] = True
+            events.append(event)
+            self._after_hand_card(box, hand, th, events)
         if self._face_down() is not None:
             return
         if self.dealer_blackjack:
@@ -1053,6 +1168,7 @@ _HANDLERS = {
     Bet: RoundState._on_bet,
     CloseBets: RoundState._on_close_bets,
     Deal: RoundState._on_deal,
+    DealDown: RoundState._on_deal_down,
     Stand: RoundState._on_stand,
     Double: RoundState._on_double,
     Split: RoundState._on_split,

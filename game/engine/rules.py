@@ -19,6 +19,7 @@ CHOICES = {
     "insurance_amount": ("up-to-half", "half"),
     "burn_card": ("hole-card", "always", "never"),
     "double_card": ("face-up", "face-down"),
+    "player_cards": ("face-up", "face-down"),
 }
 BOOLS = (
     "dealer_hits_soft_17",
@@ -48,7 +49,9 @@ class Rules:
       blackjack_pays ``3:2``/``6:5``/``1:1``; ties ``push``/``dealer``; insurance; even_money;
       double_on ``any``/``9-11``/``10-11``; double_after_split; double_card
       ``face-up``/``face-down`` (the double's card dealt face down and entered when it is turned,
-      after the dealer's hand: docs/sources.md#double); max_hands (1-4); resplit_aces;
+      after the dealer's hand: docs/sources.md#double); player_cards ``face-up``/``face-down``
+      (the players' two cards of the deal dealt face down, each entered when it is turned, at
+      the box's turn: docs/sources.md#players-cards-face-down); max_hands (1-4); resplit_aces;
       hit_split_aces; three_sevens (3:1, suited 5:1); dealer_blackjack_takes ``all``/``original``
       (one-card game only: what a dealer Blackjack takes from doubled and split hands);
       blackjack_beats_dealer_blackjack (a player Blackjack is paid even against a dealer
@@ -89,6 +92,8 @@ class Rules:
     double_after_split: bool = True
     # Absent from rule sets stored before it existed: "face-up" is how they were played.
     double_card: str = "face-up"
+    # Absent from rule sets stored before it existed: "face-up" is how they were played.
+    player_cards: str = "face-up"
     max_hands: int = 4
     resplit_aces: bool = True
     hit_split_aces: bool = False

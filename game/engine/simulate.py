@@ -11,7 +11,7 @@ import os
 import time
 from decimal import Decimal
 
-from .actions import CLOSE_BETS, INSURANCE_CLOSED, Bet, EvenMoney, deal
+from .actions import CLOSE_BETS, DEAL_DOWN, INSURANCE_CLOSED, Bet, EvenMoney, deal
 from .cards import ALL_SUITED, ShoeState
 from .round import RoundState
 from .rules import Rules
@@ -50,6 +50,8 @@ def play_round(
             action = decide(strategy, r, col)
             if action is None:
                 action = deals[next_card().index]
+        elif phase == "dealing" and r.card_down_due():
+            action = DEAL_DOWN  # player_cards: face-down: the card comes when it is turned
         elif phase == "insurance":
             if even_money and r.seats[0].hands[0].blackjack and not r.seats[0].even_money:
                 action = _EVEN1

@@ -92,6 +92,12 @@ def _cards_text(events: list[dict]) -> str:
         return _("A card")
     if card.get("to") == "dealer":
         return _("%(card)s to the dealer") % {"card": card_name(card.get("card"))}
+    if card.get("turned"):  # a face-down card entered as it is turned
+        return _("The face-down card of box %(box)s, hand %(hand)s turned: %(card)s") % {
+            "card": card_name(card.get("card")),
+            "box": card.get("box"),
+            "hand": card.get("hand"),
+        }
     return _("%(card)s to box %(box)s, hand %(hand)s") % {
         "card": card_name(card.get("card")),
         "box": card.get("box"),
@@ -105,6 +111,8 @@ def _hand_step_text(action: str, events: list[dict]) -> str:
     where = {"box": hand.get("box", "?"), "hand": hand.get("hand", "?")}
     if action == "stand":
         return _("Box %(box)s, hand %(hand)s stands") % where
+    if action == "double" and hand.get("face_down"):
+        return _("Box %(box)s, hand %(hand)s doubles: its card dealt face down") % where
     if action == "double":
         return _("Box %(box)s, hand %(hand)s doubles") % where
     return _("Box %(box)s, hand %(hand)s splits") % where
@@ -179,6 +187,10 @@ def _step_text(action: str, command: dict, events: list[dict]) -> str:
         return _("Round opened: place your bets")
     if action in BET_STEPS:
         return _bet_step_text(action, c, events)
+    if action == "card-down":  # docs/sources.md#players-cards-face-down
+        return _("A card dealt face down to box %(box)s") % {
+            "box": _first(events, "card_down").get("box", "?")
+        }
     if action == "card":
         text = _cards_text(events)
         return text + " " + _("(simulated shoe)") if c.get("simulated") else text

@@ -90,18 +90,21 @@ def shoe_used(shoe) -> bool:
     return shoe.dealt > (1 if shoe.burn_card else 0)
 
 
-def shoe_view(shoe, table=None, *, every_round: bool = False) -> dict | None:
+def shoe_view(shoe, table=None, *, every_round: bool = False, face_down: int = 0) -> dict | None:
+    """The shoe as the screens show it; ``face_down``: the round's cards lying face down,
+    out of the shoe though not yet entered (docs/sources.md#players-cards-face-down)."""
     if shoe is None:
         return None
     stale = table is not None and shoe_before_opening(shoe, table)
     round_done = every_round and shoe_used(shoe)
-    early = cut_card_early(dealt=shoe.dealt, size=shoe.size, behind=shoe.cards_behind_cut)
+    dealt = shoe.dealt + face_down
+    early = cut_card_early(dealt=dealt, size=shoe.size, behind=shoe.cards_behind_cut)
     return {
         "number": shoe.number,
-        "dealt": shoe.dealt,
+        "dealt": dealt,
         "size": shoe.size,
-        "left": shoe.size - shoe.dealt,
-        "penetration_pct": round(100 * shoe.penetration),
+        "left": shoe.size - dealt,
+        "penetration_pct": round(100 * dealt / shoe.size) if shoe.size else 0,
         "cut_card_out": shoe.cut_card_out,
         "needs_shuffle": shoe.cut_card_out is not None or stale or round_done,
         "every_round": round_done and shoe.cut_card_out is None,
@@ -138,6 +141,8 @@ def round_view(
         "newcomers": state.newcomers() if state.status == "betting" else [],
         "uninformed": ", ".join(state.uninformed()) if state.status == "betting" else "",
         "double_offer": _double_offer(state, legal),
+        "turn_face_down": _turn_face_down(state),
+        "face_down_boxes": _face_down_boxes(state) if open_ else [],
         "last_card": _last_card_view(state, legal),
     }
     return view
@@ -168,7 +173,8 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
     state = snap.round.table_round() if snap.round is not None else None
-    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round)
+    face_down = state.engine.cards_face_down if state is not None and state.is_open else 0
+    shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round, face_down=face_down)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))
     open_round = state is not None and state.is_open
     table_open = table.status == table.Status.OPEN
@@ -208,6 +214,24 @@ def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     return view
 
 
+def _turn_face_down(state: live.TableRound) -> int:
+    """docs/sources.md#players-cards-face-down: in the players' turn, how many of the cards
+    of the hand whose turn it is lie face down — the croupier turns them and enters each
+    before its decision (the tablet's prompt); 0 otherwise."""
+    turn = state.engine.turn if state.status == "players" else None
+    return state.engine.face_down(*turn) if isinstance(turn, tuple) else 0
+
+
+def _face_down_boxes(state: live.TableRound) -> list[int]:
+    """The boxes with a card lying face down, not yet entered (the inspector's tile)."""
+    engine = state.engine
+    return [
+        box.number
+        for box in engine.seats
+        if any(engine.face_down(box.number, i) for i in range(len(box.hands)))
+    ]
+
+
 def _double_offer(state: live.TableRound, legal) -> bool:
     """docs/sources.md#double: on a first two cards of 9, 10 or 11 the dealer
     himself offers the double — a prompt for that hand (rule key ``offer_double_9_11``)."""
@@ -239,15 +263,10 @@ def _dealer_view(state: live.TableRound) -> dict:
 def _hand_view(state: live.TableRound, number: int, index: int, hand) -> dict:
     turn = state.engine.turn if state.status in ("dealing", "players", "turning") else None
     codes = [c.code for c in hand.cards]
-    # docs/sources.md#double: a double's card dealt face down (``double_card: face-down``)
-    # shows face down on every screen until it is turned and entered.
-    face_down = (
-        state.engine.rules.double_card == "face-down"
-        and hand.doubled
-        and len(codes) == 2
-        and not hand.settled
-        and state.status in live.OPEN_STATUSES
-    )
+    # A card dealt face down shows face down on every screen until it is turned and
+    # entered: a double's card (docs/sources.md#double, ``double_card: face-down``) and the
+    # players' cards of the deal (docs/sources.md#players-cards-face-down).
+    face_down = state.engine.face_down(number, index) if state.is_open else 0
     return {
         "index": index + 1,
         "cards": [card_view(c) for c in codes] + [card_view("", hidden=True)] * face_down,

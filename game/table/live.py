@@ -22,6 +22,7 @@ from game.engine import (
     Bet,
     CloseBets,
     Deal,
+    DealDown,
     Double,
     EngineError,
     EvenMoney,
@@ -46,6 +47,8 @@ PLAYER_CARD_MAX_LENGTH = 32
 ENGINE_COMMANDS = {
     "close-bets": lambda c: CloseBets(),
     "card": lambda c: Deal(c.get("card")),
+    # docs/sources.md#players-cards-face-down: a box's card of the deal dealt face down.
+    "card-down": lambda c: DealDown(),
     "stand": lambda c: Stand(),
     "double": lambda c: Double(),
     "split": lambda c: Split(),

@@ -36,6 +36,7 @@ COMMAND_LABELS = {
     "newcomer-refused": _("A player refused the newcomer"),
     "close-bets": _("Bets closed"),
     "card": _("Next card"),
+    "card-down": _("Dealt face down"),
     "stand": _("Stand"),
     "double": _("Double"),
     "split": _("Split"),

@@ -86,11 +86,11 @@ def test_void_needs_a_reason_and_two_different_people(cash_table, crew):
     with pytest.raises(ValidationError):
         slips.slip_void(slip=slip, actor=crew["inspector"], reason="  ")
     slip = slips.slip_void(slip=slip, actor=crew["inspector"], reason="wrong table")
-    assert slip.state == "void_pending" and not slip.voided
+    assert slip.status == Slip.Status.VOID_PENDING and not slip.voided
     with pytest.raises(ValidationError):
         slips.slip_void(slip=slip, actor=crew["inspector"])
     slip = slips.slip_void(slip=slip, actor=crew["duty"])
-    assert slip.voided and slip.state == "voided"
+    assert slip.voided and slip.status == Slip.Status.VOIDED
     assert (slip.voided_by, slip.void_confirmed_by) == (crew["inspector"], crew["duty"])
     assert slip.counts == {"1000": 10, "500": 4} and slip.number == 1
     with pytest.raises(ValidationError):

@@ -16,6 +16,7 @@ from game.engine import (
     Bet,
     CloseBets,
     Deal,
+    DealDown,
     Double,
     EngineError,
     EvenMoney,
@@ -147,6 +148,7 @@ RULE_OVERRIDES = st.fixed_dictionaries(
         "split_blackjack": st.sampled_from(["twenty-one", "instant-win"]),
         "split_deal": st.sampled_from(["in-turn", "both-hands"]),
         "double_card": st.sampled_from(["face-up", "face-down"]),
+        "player_cards": st.sampled_from(["face-up", "face-down"]),
         "insurance_amount": st.sampled_from(["up-to-half", "half"]),
     },
 )
@@ -155,6 +157,7 @@ KINDS = (
     "bet",
     "close-bets",
     "card",
+    "card-down",
     "stand",
     "double",
     "split",
@@ -168,6 +171,7 @@ SIMPLE = {
     "double": Double(),
     "split": Split(),
     "insurance-closed": InsuranceClosed(),
+    "card-down": DealDown(),
 }
 LEAN = [c for c in ALL_SUITED if c.rank in "A78T"]  # pairs, Blackjacks, aces up, 7-7-7
 
@@ -207,7 +211,7 @@ def check_moves(r, draw):
             assert first["to"] == ("dealer" if m.box is None else "box"), (m, first)
             if m.box is not None:
                 assert (first["box"], first["hand"]) == (m.box, m.hand + 1), (m, first)
-        elif m.action in ("stand", "double", "split"):
+        elif m.action in ("stand", "double", "split", "card-down"):
             assert (first["box"], first["hand"]) == (m.box, m.hand + 1), (m, first)
     kinds = {m.action for m in moves}
     for kind in set(SIMPLE) - kinds:

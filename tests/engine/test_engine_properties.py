@@ -17,6 +17,7 @@ from game.engine import (
     Card,
     CloseBets,
     Deal,
+    DealDown,
     Double,
     EngineError,
     EvenMoney,
@@ -74,6 +75,7 @@ RULE_OVERRIDES = st.fixed_dictionaries(
         "split_blackjack": st.sampled_from(["twenty-one", "instant-win"]),
         "split_deal": st.sampled_from(["in-turn", "both-hands"]),
         "double_card": st.sampled_from(["face-up", "face-down"]),
+        "player_cards": st.sampled_from(["face-up", "face-down"]),
         "insurance_amount": st.sampled_from(["up-to-half", "half"]),
     },
 )
@@ -109,7 +111,9 @@ def played_rounds(draw):
         if not legal:
             break
         # Now and then, try something illegal: it must be refused and change nothing.
-        illegal = sorted({"card", "stand", "double", "split", "insurance-closed"} - legal)
+        illegal = sorted(
+            {"card", "card-down", "stand", "double", "split", "insurance-closed"} - legal
+        )
         if illegal and draw(st.integers(0, 4)) == 0:
             before = r.to_dict()
             kind = draw(st.sampled_from(illegal))
@@ -147,6 +151,7 @@ def _simple(kind):
         "double": Double(),
         "split": Split(),
         "insurance-closed": InsuranceClosed(),
+        "card-down": DealDown(),
     }[kind]
 
 

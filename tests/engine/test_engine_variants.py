@@ -421,3 +421,133 @@ def test_the_simulator_plays_a_face_down_double_with_the_same_edge():
 
     down = edge(Rules.from_json(DOWN), 3000, "d")
     assert abs(down["house_edge"] - edge(Rules.preset(HOLE), 3000, "d")["house_edge"]) < 0.05
+
+
+# --- 003's variant: the players' cards dealt face down (player_cards: face-down) --------------
+
+PDOWN = {"preset": HOLE, "player_cards": "face-down"}
+STD_PDOWN = {"preset": STD, "player_cards": "face-down"}
+D = "card-down"
+
+
+def test_players_cards_face_down_are_entered_when_turned_at_the_box_s_turn():
+    """docs/sources.md#players-cards-face-down: 003 «Карты игроков могут сдаваться
+    взакрытую». The deal: each box's card face down (``card-down``), the dealer's as usual;
+    at its turn the box's cards are turned and entered, then it decides."""
+    r = RoundState(PDOWN)
+    for a in ("bet 1 100", "bet 2 100", "close-bets"):
+        r.apply(parse_action(a))
+    assert r.awaiting() == "card-down:box 1" and r.legal_actions() == {"card-down"}
+    assert [(m.action, m.box, m.hand) for m in r.legal_moves()] == [("card-down", 1, 0)]
+    events = r.apply(parse_action(D))
+    assert events == [{"kind": "card_down", "box": 1, "hand": 1}]
+    assert r.shoe.dealt == 0  # the shoe gives the card up when it is entered
+    for a in (D, "9d", D, D, "7h"):
+        r.apply(parse_action(a))
+    assert r.phase == "players" and r.awaiting() == "card:box 1 hand 1"
+    assert r.face_down(1) == 2 and r.face_down(2) == 2 and r.legal_actions() == {"card"}
+    turned = r.apply(parse_action("6h"))
+    assert turned[0]["turned"] is True and r.face_down(1) == 1
+    assert r.awaiting() == "card:box 1 hand 1"  # the second card before any decision
+    r.apply(parse_action("5s"))
+    assert r.awaiting() == "decision:box 1 hand 1" and "double" in r.legal_actions()
+    for a in ("double", "Ts", "Tc", "8c", "stand", "2d"):
+        r.apply(parse_action(a))
+    assert r.finished and r.box(1).net == 200 and r.box(2).net == 0
+    # the same cards face up: the same result
+    up, _ = run(
+        HOLE,
+        ["6h", "Tc", "9d", "5s", "8c", "7h", "double", "Ts", "stand", "2d"],
+        bets={"1": 100, "2": 100},
+    )
+    assert up.box(1).net == 200 and up.box(2).net == 0
+
+
+def test_out_of_order_input_is_refused_and_changes_nothing():
+    r = RoundState(PDOWN)
+    for a in ("bet 1 100", "close-bets"):
+        r.apply(parse_action(a))
+    before = r.to_dict()
+    with pytest.raises(EngineError) as refused:
+        r.apply(parse_action("Th"))  # a face-down card cannot be entered when dealt
+    assert refused.value.code == "card_face_down" and "face down" in refused.value.message
+    assert r.to_dict() == before
+    r.apply(parse_action(D))
+    with pytest.raises(EngineError) as refused:
+        r.apply(parse_action(D))  # the dealer's up card is due
+    assert refused.value.code == "card_down_not_now"
+    for a in ("9d", D, "7h"):
+        r.apply(parse_action(a))
+    before = r.to_dict()
+    for word in ("stand", "double", "split", D):
+        with pytest.raises(EngineError) as refused:
+            r.apply(parse_action(word))
+        assert r.to_dict() == before, word
+    assert refused.value.code == "card_down_not_now"  # the last word tried: card-down
+    with pytest.raises(EngineError) as refused:
+        r.apply(parse_action("stand"))
+    assert "box 1's cards lie face down" in refused.value.message
+    assert refused.value.code == "cards_face_down" and refused.value.params == {"box": 1}
+    with pytest.raises(EngineError) as refused:
+        RoundState(HOLE).apply(parse_action(D))
+    assert refused.value.code == "card_down_not_now"
+
+
+def test_a_turned_blackjack_is_paid_at_its_turn_or_noted_against_a_ten():
+    # hole-card, dealer 9 up: the Blackjack turned at its turn is paid 3:2 at once
+    r, events = run(PDOWN, [D, "9d", D, "7h", "As", "Kd"])
+    assert any(e["kind"] == "blackjack_paid" for e in events) and r.box(1).net == 150
+    assert r.finished
+    # standard (one card), dealer ten up: noted, then paid once the dealer's card is no ace
+    r, events = run(STD_PDOWN, [D, "Td", D, "As", "Kd"])
+    assert events[-1] == {"kind": "blackjack_noted", "box": 1} and r.phase == "dealer"
+    r, _ = run(STD_PDOWN, [D, "Td", D, "As", "Kd", "7c"])
+    assert r.finished and r.box(1).net == 150
+
+
+def test_a_dealer_blackjack_at_the_peek_turns_every_face_down_card_first():
+    # hole-card, ace up: insurance (no even money: the Blackjack is not known), the peek
+    # finds Blackjack; box 1's cards are turned (a Blackjack: push), box 2's (20: lost)
+    script = [D, D, "Ad", D, D, "Kh", "insure 1 50", "insurance-closed"]
+    r, events = run(PDOWN, script, bets={"1": 100, "2": 100})
+    offer = next(e for e in events if e["kind"] == "insurance_open")
+    assert offer["even_money"] == [] and offer["boxes"] == [1, 2]
+    assert r.phase == "turning" and r.awaiting() == "card:box 1 hand 1"
+    r, _ = run(PDOWN, [*script, "As", "Kd", "Tc", "Td"], bets={"1": 100, "2": 100})
+    assert r.finished
+    assert r.box(1).hands[0].result == "push" and r.box(1).insurance_net == 100
+    assert r.box(2).net == -100
+
+
+def test_even_money_is_refused_while_the_cards_lie_face_down():
+    r, _ = run(STD_PDOWN, [D, "Ad", D])
+    assert r.phase == "insurance"
+    with pytest.raises(EngineError) as refused:
+        r.apply(parse_action("even-money 1"))
+    assert refused.value.code == "even_money_not_allowed"
+    assert "face down" in refused.value.message
+
+
+def test_a_face_down_round_replays_from_its_events_and_restores_mid_turn():
+    from game.engine import actions_from_events
+
+    script = [D, "9d", D, "7h", "6h"]
+    r, events = run(PDOWN, script)
+    back = RoundState.from_dict(r.to_dict())
+    assert back == r and back.face_down(1) == 1
+    rebuilt = RoundState.replay(PDOWN, None, actions_from_events(events))
+    assert rebuilt == r
+    back.apply(parse_action("5s"))
+    assert back.awaiting() == "decision:box 1 hand 1"
+
+
+def test_the_simulator_plays_face_down_players_cards_with_the_same_edge():
+    """The cards are entered later, the decisions are the same: no figure moves (basic
+    strategy takes no even money at 3:2)."""
+    from game.engine import Rules
+    from game.engine.simulate import edge
+
+    down = edge(Rules.from_json(PDOWN), 3000, "p")
+    assert abs(down["house_edge"] - edge(Rules.preset(HOLE), 3000, "p")["house_edge"]) < 0.05
+    std = edge(Rules.from_json(STD_PDOWN), 3000, "p")
+    assert abs(std["house_edge"] - edge(Rules.preset(STD), 3000, "p")["house_edge"]) < 0.05

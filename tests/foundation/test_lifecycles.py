@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 from django_fsm import TransitionNotAllowed
 
-from cashdesk.models import CashIn
+from cashdesk.models import CashIn, GamingDayClose, Slip
 from staff.models import ReplacementRequest
 from staff.roles import Role
 from tables.checklists import step_codes
@@ -204,3 +204,147 @@ def test_a_cash_in_is_recounted_once(status):
     with pytest.raises(TransitionNotAllowed):
         row.recounted()
     assert row.status == status
+
+
+# -- a slip: requested → issued → received; any of them → void_pending → voided -------------
+
+SL = Slip.Status
+
+
+def slip(status=SL.REQUESTED, **signatures):
+    row = Slip(status=status, requested_by_id=1, void_reason=signatures.pop("reason", ""))
+    for name, person in signatures.items():
+        setattr(row, f"{name}_id", person)
+    return row
+
+
+@pytest.mark.parametrize(
+    "method, source, target, signatures",
+    [
+        ("issue", SL.REQUESTED, SL.ISSUED, {"issued_by": 2}),
+        ("receive", SL.ISSUED, SL.RECEIVED, {"issued_by": 2, "received_by": 3}),
+        ("void_request", SL.REQUESTED, SL.VOID_PENDING, {"voided_by": 2, "reason": "wrong"}),
+        ("void_request", SL.ISSUED, SL.VOID_PENDING, {"voided_by": 2, "reason": "wrong"}),
+        ("void_request", SL.RECEIVED, SL.VOID_PENDING, {"voided_by": 1, "reason": "wrong"}),
+        ("void_confirm", SL.VOID_PENDING, SL.VOIDED, {"voided_by": 2, "void_confirmed_by": 3}),
+    ],
+)
+def test_a_slip_moves_on_with_its_signature(method, source, target, signatures):
+    row = slip(source, **signatures)
+    getattr(row, method)()
+    assert row.status == target
+
+
+@pytest.mark.parametrize(
+    "method, source, signatures",
+    [
+        ("issue", SL.REQUESTED, {}),
+        ("issue", SL.REQUESTED, {"issued_by": 1}),
+        ("receive", SL.ISSUED, {"issued_by": 2}),
+        ("receive", SL.ISSUED, {"issued_by": 2, "received_by": 1}),
+        ("receive", SL.ISSUED, {"issued_by": 2, "received_by": 2}),
+        ("void_request", SL.ISSUED, {"voided_by": 2, "reason": "  "}),
+        ("void_request", SL.ISSUED, {"reason": "wrong"}),
+        ("void_confirm", SL.VOID_PENDING, {"voided_by": 2}),
+        ("void_confirm", SL.VOID_PENDING, {"voided_by": 2, "void_confirmed_by": 2}),
+    ],
+)
+def test_a_slip_does_not_move_without_its_signature(method, source, signatures):
+    row = slip(source, **signatures)
+    with pytest.raises(TransitionNotAllowed):
+        getattr(row, method)()
+    assert row.status == source
+
+
+SIGNED = {"issued_by": 2, "received_by": 3, "voided_by": 2, "void_confirmed_by": 3}
+SLIP_SOURCES = {
+    "issue": {SL.REQUESTED},
+    "receive": {SL.ISSUED},
+    "void_request": {SL.REQUESTED, SL.ISSUED, SL.RECEIVED},
+    "void_confirm": {SL.VOID_PENDING},
+}
+
+
+@pytest.mark.parametrize(
+    "method, source",
+    [(m, s) for m, sources in SLIP_SOURCES.items() for s in SL if s not in sources],
+)
+def test_a_slip_does_not_move_from_another_status(method, source):
+    row = slip(source, reason="wrong", **SIGNED)
+    with pytest.raises(TransitionNotAllowed):
+        getattr(row, method)()
+    assert row.status == source
+
+
+# -- a gaming day: open → closed → reopened ---------------------------------------------------
+
+G = GamingDayClose.Status
+
+
+def day(status=G.OPEN, waived=None, **fields):
+    row = GamingDayClose(status=status, closed_by_id=1, waived=waived or {})
+    for name, value in fields.items():
+        setattr(row, name, value)
+    return row
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"waived": {"tables": [3]}, "waiver_reason": "late drop", "waiver_second_by_id": 2}],
+)
+def test_a_day_is_closed_by_its_signatures(fields):
+    row = day(**fields)
+    row.close()
+    assert row.status == G.CLOSED
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"closed_by_id": None},
+        {"waived": {"tables": [3]}, "waiver_reason": "", "waiver_second_by_id": 2},
+        {"waived": {"tables": [3]}, "waiver_reason": "late drop"},
+        {"waived": {"tables": [3]}, "waiver_reason": "late drop", "waiver_second_by_id": 1},
+    ],
+)
+def test_a_day_is_not_closed_without_its_signatures(fields):
+    row = day(**fields)
+    with pytest.raises(TransitionNotAllowed):
+        row.close()
+    assert row.status == G.OPEN
+
+
+REOPEN = {"reopen_reason": "a drop was missed", "reopened_by_id": 1, "reopen_confirmed_by_id": 2}
+
+
+def test_a_closed_day_is_reopened_by_two_people_with_a_reason():
+    row = day(G.CLOSED, **REOPEN)
+    row.reopen()
+    assert row.status == G.REOPENED
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {**REOPEN, "reopen_reason": " "},
+        {**REOPEN, "reopen_confirmed_by_id": None},
+        {**REOPEN, "reopened_by_id": None},
+        {**REOPEN, "reopen_confirmed_by_id": 1},
+    ],
+)
+def test_a_day_is_not_reopened_without_a_reason_and_two_people(fields):
+    row = day(G.CLOSED, **fields)
+    with pytest.raises(TransitionNotAllowed):
+        row.reopen()
+    assert row.status == G.CLOSED
+
+
+@pytest.mark.parametrize(
+    "method, source",
+    [("close", G.CLOSED), ("close", G.REOPENED), ("reopen", G.OPEN), ("reopen", G.REOPENED)],
+)
+def test_a_day_does_not_move_from_another_status(method, source):
+    row = day(source, **REOPEN)
+    with pytest.raises(TransitionNotAllowed):
+        getattr(row, method)()
+    assert row.status == source

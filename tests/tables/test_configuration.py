@@ -1,5 +1,6 @@
 """Table configuration: validated by the engine, only while closed, every change kept."""
 
+import html
 import re
 from decimal import Decimal
 
@@ -205,8 +206,12 @@ def test_the_variant_keys_of_issue_23_are_fields_in_words_and_saved_as_overrides
         "with a hole card only",
         "Shuffle before every round",
         "the rest after 200 to 220 of 312 cards played",
+        "The double's card",
+        "face down, entered when turned at the end",
+        "The players' cards of the deal",  # docs/sources.md#players-cards-face-down
+        "face down, entered when turned at the box's turn",
     ):
-        assert text in page, text
+        assert html.escape(text) in page, text
     posted = client.post(
         url,
         config_data(
@@ -215,6 +220,8 @@ def test_the_variant_keys_of_issue_23_are_fields_in_words_and_saved_as_overrides
             rule_burn_card="always",
             rule_shuffle_every_round=True,
             rule_cut_card="in-play-200-220",
+            rule_double_card="face-down",
+            rule_player_cards="face-down",
         ),
     )
     assert posted.status_code == 302
@@ -224,4 +231,6 @@ def test_the_variant_keys_of_issue_23_are_fields_in_words_and_saved_as_overrides
         "burn_card": "always",
         "shuffle_every_round": True,
         "cut_card": "in-play-200-220",
+        "double_card": "face-down",
+        "player_cards": "face-down",
     }

@@ -204,6 +204,7 @@ class Command(BaseCommand):
                             issued_at=at,
                             received_by=dealer,
                             received_at=at,
+                            status=Slip.Status.RECEIVED,
                         )
                     )
                 counts.append(
