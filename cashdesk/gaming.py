@@ -1,5 +1,6 @@
-"""Money and counts typed at the cash desk; gaming days and shifts are ``floor.gaming``
-(re-exported here for the cash desk's modules)."""
+"""Counts typed at the cash desk (an amount of money is read by the one parser:
+``floor.forms.amount_value``); gaming days and shifts are ``floor.gaming`` (re-exported here
+for the cash desk's modules)."""
 
 from decimal import Decimal
 
@@ -7,7 +8,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from floor import parsing
-from floor.forms import amount_value, count_value
+from floor.forms import count_value
 from floor.gaming import day_window, gaming_day_of, shift_hours, shift_of  # noqa: F401
 
 CENT = Decimal("0.01")
@@ -16,12 +17,6 @@ CENT = Decimal("0.01")
 # refused before any arithmetic. Amounts are bounded by the one parser (floor.parsing) and,
 # for what changes hands, by ``settings.CASH_AMOUNT_MAX`` (cashdesk.services).
 MAX_COUNT = 1_000_000
-
-
-def money(value) -> Decimal:
-    """A positive amount of money from user input (``floor.parsing.amount``), or a
-    ``Refused`` (a ``ValidationError``) saying why."""
-    return amount_value(value, positive=True)
 
 
 def whole_number(value, *, what: str) -> int:

@@ -10,7 +10,7 @@ from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cashdesk.gaming import CENT, counts, gaming_day_of, money, shift_of
+from cashdesk.gaming import CENT, counts, gaming_day_of, shift_of
 from cashdesk.models import (
     CashIn,
     CashInChipsGiven,
@@ -30,7 +30,7 @@ from cashdesk.selectors import (
 from floor.alerts import alert_raise
 from floor.changes import duty_changed, table_changed
 from floor.errors import Refused
-from floor.forms import player_card_value
+from floor.forms import amount_value, player_card_value
 from floor.models import Alert
 from floor.parsing import box_number
 from staff.permissions import at, may
@@ -341,7 +341,7 @@ def tip_record(*, table: Table, actor, box, amount, note: str = "") -> Tip:
     _require_table_act("cashdesk.tip", actor, table)
     if table.status != Table.Status.OPEN:
         raise Refused("table_closed", _("The table is not open."))
-    value = money(amount)
+    value = amount_value(amount)
     _bounded(value)
     number = box_number(box)
     if number is None:
@@ -398,7 +398,7 @@ def drop_enter(*, table: Table, gaming_day: dt.date, amount, actor, note: str = 
     (:func:`drop_correction_confirm`); until then it is an open exception and the reports
     keep the figure in force."""
     _require_act("cashdesk.duty_desk", actor)
-    value = money(amount)
+    value = amount_value(amount)
     _bounded(value)
     with transaction.atomic():
         # Lock the table's row: two entries for one table take turns (the current drop is

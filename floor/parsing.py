@@ -88,7 +88,11 @@ def record_id(value) -> int | None:
 
 
 def box_number(value) -> int | None:
-    """A box number as screens send it (an int or up to three ASCII digits), else None."""
+    """A box number as screens send it — an int, or up to three ASCII digits and nothing
+    else (not ``" 3"``, ``"+3"`` or ``"³"``) — else None. The one reading of a box number:
+    a command's form (``floor.forms.BoxField``), the table layer and the services use it."""
+    if isinstance(value, str) and (len(value) > 3 or value != value.strip()):
+        return None
     return whole_number(value, low=0, high=999)
 
 

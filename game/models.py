@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cashdesk.gaming import gaming_day_of
 from floor.ledger import Chained
+from game.table.live import TableRound
 
 
 class Shoe(models.Model):
@@ -119,6 +120,22 @@ class Round(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status not in (self.Status.CLOSED, self.Status.VOIDED)
+
+    def table_round(self) -> TableRound:
+        """This round at the live table (``game.table.live.TableRound``): the object the
+        command that changed this row left (``table_round_set``), else built from the
+        snapshot once. A command's push renders from the object the command changed, without
+        reading its JSON again. A command that changes the round builds its own copy from
+        the snapshot (a refused command leaves nothing behind) and hands it back here."""
+        state = self.__dict__.get("_table_round")
+        if state is None:
+            state = self._table_round = TableRound.from_dict(self.snapshot)
+        return state
+
+    def table_round_set(self, state: TableRound) -> None:
+        """The round as a command left it: its snapshot (what the row keeps) and the object."""
+        self.snapshot = state.to_dict()
+        self._table_round = state
 
 
 def round_chain_of(table_id: int, when) -> tuple[str, object]:

@@ -117,7 +117,7 @@ def record(ctx: Context, round_row: Round, command: dict, events, state) -> None
             created_at=ctx.now,
         )
     )
-    round_row.snapshot = state.to_dict()
+    round_row.table_round_set(state)
     round_row.status = state.status
     round_row.version = version
     round_row.total_bet = state.total_bet

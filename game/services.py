@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import logging
 import time
-from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.db.models import Subquery
@@ -34,26 +33,13 @@ from feed.sequences import topic_next_sql
 from floor.changes import table_changed, table_topic
 from floor.errors import Refused
 from floor.ledger import AuditChain
-from floor.parsing import box_number
-from game.commands.commands import (
-    ALL_COMMANDS,
-    COMMAND_ACTS,
-    ROUND_COMMANDS,
-    Outcome,
-    ParsedCommand,
-    command_parse,
-)
-from game.commands.table_commands import HANDLERS
+from game.commands.commands import Outcome, ParsedCommand
+from game.commands.dispatch import ALL_COMMANDS, COMMANDS, command_parse
 from game.engine import EngineError
 from game.models import Command, LiveTable, Round, round_chain_of
-from game.recording import Context, alert_for, current_round, record
-from game.table import live
-from game.table.cuts import cut_card_early
+from game.recording import Context
 from staff.permissions import At, may
 from staff.selectors import table_role_subquery
-from tables import chips
-from tables.models import Table
-from tables.selectors import reserved_boxes
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +123,7 @@ def _submit(table_id: int, actor, command: ParsedCommand) -> Outcome:
         # at this table allows the action now (a person who lost the role, or someone
         # replaying another's id, learns nothing from it).
         role = live_row.actor_role
-        if not may(COMMAND_ACTS[command.action], actor, At(table_id, role)):
+        if not may(COMMANDS[command.action].act, actor, At(table_id, role)):
             raise Refused("not_your_action")
         ctx = Context(
             table=live_row.table,
@@ -160,10 +146,11 @@ def _submit(table_id: int, actor, command: ParsedCommand) -> Outcome:
 
 def _act(ctx: Context) -> Outcome:
     command, live_row = ctx.command, ctx.live_row
-    if command.action in ROUND_COMMANDS and command.expected != live_row.version:
+    kind = COMMANDS[command.action]
+    if kind.round and command.expected != live_row.version:
         raise _stale(command, live_row)
     try:
-        HANDLERS.get(command.action, _round_command)(ctx)
+        kind.handler(ctx)
     except (ValueError, TypeError, ArithmeticError) as error:
         # Input no check foresaw: refuse it (nothing is saved) rather than drop the
         # screen's socket; the log keeps the detail for a fix.
@@ -191,7 +178,8 @@ def _finish(ctx: Context, outcome: Outcome) -> None:
     a repeat — rolled back, answered with the first outcome) and the table topic's
     sequence; then the word that the table changed (``floor.changes``)."""
     command, live_row, writes = ctx.command, ctx.live_row, ctx.writes
-    if command.action in ROUND_COMMANDS:
+    kind = COMMANDS[command.action]
+    if kind.round:
         writes.update(
             LiveTable,
             live_row.pk,
@@ -223,7 +211,7 @@ def _finish(ctx: Context, outcome: Outcome) -> None:
             round_number=live_row.current_round.number if ctx.round_open else None,
             # A round command changed only the round and the shoe of the row loaded
             # here: the publisher renders from it instead of reading it again.
-            state=live_row if command.action not in HANDLERS else None,
+            state=live_row if kind.on_round else None,
             seq=done.get("seq") if fold else None,
         )
 
@@ -258,126 +246,3 @@ def _refused(table_id, refusal: Refused, action="") -> Outcome:
         message=message,
         params={k: str(v) for k, v in refusal.refusal_params.items()},
     )
-
-
-# -- the round: every command of the table layer and the engine ---------------------------
-
-
-def _round_command(ctx: Context) -> None:
-    """A command on the current round (bet, card, stand, ..., void): the table layer and the
-    engine decide."""
-    round_row = current_round(ctx)
-    action = ctx.command.action
-    simulated = ctx.table.card_entry == Table.CardEntry.SIMULATED
-    if action in ("card", "correct-card") and simulated:
-        raise Refused("manual_only")
-    fields = ctx.command.fields
-    state = live.TableRound.from_dict(round_row.snapshot)
-    if action == "bet":
-        number = box_number(fields.get("box"))
-        if number is not None and number in reserved_boxes(table=ctx.table):
-            raise Refused("box_reserved", box=number)
-    if action in ("bet", "newcomer-refused"):
-        _stake_in_chips(ctx.table, fields)
-    if action == "cut-card-out" and not fields.get("confirmed"):
-        _cut_card_not_early(ctx.live_row.current_shoe, state)
-    if action == "close-bets":
-        _close_bets_checks(ctx.table, state, fields)
-    command = {"action": action, **fields}
-    events = state.apply(command)
-    record(ctx, round_row, command, events, state)
-    if action in ("correct-card", "void"):
-        alert_for(ctx, round_row, events)
-
-
-def _close_bets_checks(table: Table, state: live.TableRound, fields: dict) -> None:
-    """What "bets are placed" needs first: a lone player's choice, the seated players'
-    consent to a newcomer. Each is kept in the event only where it applied."""
-    _lone_player_choice(table, state, fields)
-    _limits_told(state, fields)
-    # docs/sources.md#newcomer-free-box: the seated players' consent, recorded with close-bets
-    newcomers = state.newcomers()
-    if not newcomers:
-        fields.pop("newcomer_consent", None)
-    elif fields.get("newcomer_consent") != "agreed":
-        raise Refused(
-            "newcomer_free_box",
-            seats=", ".join(f"{n['seat']} ({n['box']})" for n in newcomers),
-        )
-
-
-def _limits_told(state: live.TableRound, fields: dict) -> None:
-    """docs/sources.md#limits-told: every player is told the table's minimum and maximum
-    bet. A player new at the table since it opened has his first stake on a box: bets close
-    only once the croupier says he told him (``limits_announced: told``; else
-    ``limits_not_announced``), and the event names who was told (``limits_told_to``)."""
-    told = fields.pop("limits_announced", "")
-    fields.pop("limits_told_to", None)  # the server says who was told
-    seats = state.uninformed()
-    if not seats:
-        return
-    if told != "told":
-        limits = state.opening.get("limits") or {}
-        raise Refused(
-            "limits_not_announced",
-            seats=", ".join(seats),
-            min=limits.get("min", ""),
-            max=limits.get("max", ""),
-        )
-    fields["limits_told_to"] = ", ".join(seats)
-
-
-def _lone_player_choice(table: Table, state: live.TableRound, fields: dict) -> None:
-    """docs/sources.md#lone-player-bets-every-box: a player alone at the table while boxes
-    are free wants the table to himself — then he bets on every box (``lone_player:
-    alone`` is refused, ``lone_player_every_box``, while a free box has no stake of his) —
-    or he plays his boxes and the free ones stay open to other players (``lone_player:
-    shared``, recorded in the event with the free boxes). Neither said: refused
-    (``lone_player_free_boxes``). The reserved boxes are read only when one player leaves
-    boxes free: a table of several players costs no statement."""
-    choice = fields.pop("lone_player", "")
-    fields.pop("free_boxes", None)  # the server says which boxes stayed free
-    if state.lone_player() is None:
-        return
-    lone = state.lone_player(reserved_boxes(table=table))
-    if lone is None:
-        return
-    if choice == "alone":
-        raise Refused("lone_player_every_box", seat=lone["seat"], boxes=lone["boxes"])
-    if choice != "shared":
-        raise Refused("lone_player_free_boxes", seat=lone["seat"], boxes=lone["boxes"])
-    fields["lone_player"] = "shared"
-    fields["free_boxes"] = lone["boxes"]
-
-
-def _stake_in_chips(table: Table, fields: dict) -> None:
-    """A stake (parsed: ``TYPED_FIELDS``) is chips on the box: over the table's maximum it is
-    refused first, before any other arithmetic; then an amount the table's chips cannot
-    make (a 150.50 where the smallest chip is 50), counted per denomination. A table without
-    a chip set takes any amount."""
-    stake = Decimal(fields["stake"])
-    if stake > table.max_bet:
-        box = box_number(fields.get("box"))
-        raise Refused(
-            "bet_over_maximum", box=box if box is not None else "?", amount=stake, max=table.max_bet
-        )
-    if not chips.payable(stake, table.chip_denominations):
-        chip_set = ",".join(
-            str(d) for d in reversed(chips.denominations_of(table.chip_denominations))
-        )
-        raise Refused("stake_not_in_chips", amount=str(stake), chips=chip_set)
-
-
-def _cut_card_not_early(shoe, state: live.TableRound) -> None:
-    """ "The cut card came out" long before the place it was put at asks for a confirmation
-    (``confirmed``): a slip of the finger would end the shoe."""
-    engine_shoe = state.engine.shoe
-    behind = shoe.cards_behind_cut if shoe is not None else None
-    dealt = engine_shoe.dealt + state.engine.cards_face_down  # face down: out, not entered
-    if cut_card_early(dealt=dealt, size=engine_shoe.size, behind=behind):
-        raise Refused(
-            "cut_card_early",
-            dealt=dealt,
-            size=engine_shoe.size,
-            pct=round(100 * dealt / engine_shoe.size),
-        )

@@ -1,18 +1,19 @@
 """The commands outside a round: a shuffle, a new round, the simulated shoe's next card,
-the observer's notes and tokens, rated play. Each is a handler of a :class:`Context`
-(``HANDLERS``), called by ``game.services.command_submit`` under the table's lock."""
+the observer's notes and tokens, rated play. Each is a handler of a :class:`Context`, named
+by the dispatch table (``game.commands.dispatch.COMMANDS``) and called by
+``game.services.command_submit`` under the table's lock; its fields were read by its form
+(``game.commands.forms``)."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from datetime import timedelta
 
 from django.utils import timezone
 
 from floor.alerts import alert_raise
 from floor.errors import Refused
-from floor.parsing import box_number, whole_number
+from floor.parsing import whole_number
 from game import players
 from game.configuration.services import table_rules
 from game.engine import Card, EngineError, ShoeState
@@ -28,7 +29,7 @@ from tables.services import reservation_place, reservation_release, reservation_
 # -- commands outside a round --------------------------------------------------------------
 
 
-def _open_round(ctx: Context) -> None:
+def open_round(ctx: Context) -> None:
     table, live_row = ctx.table, ctx.live_row
     if table.status != Table.Status.OPEN:
         raise Refused("table_not_open")
@@ -101,7 +102,7 @@ def _next_number(model, table) -> int:
     return (last.first() or 0) + 1
 
 
-def _deal_next(ctx: Context) -> None:
+def deal_next(ctx: Context) -> None:
     """Simulated shoe: the server takes the next card and records it as any card entry."""
     if ctx.table.card_entry != Table.CardEntry.SIMULATED:
         raise Refused("simulated_only")
@@ -121,7 +122,7 @@ def _deal_next(ctx: Context) -> None:
     record(ctx, round_row, command, state.apply(command), state)
 
 
-def _shuffle(ctx: Context) -> None:
+def shuffle(ctx: Context) -> None:
     table, live_row, fields = ctx.table, ctx.live_row, ctx.command.fields
     if table.status != Table.Status.OPEN:
         raise Refused("table_not_open")  # a shoe belongs to an opening (shoe_before_opening)
@@ -136,10 +137,10 @@ def _shuffle(ctx: Context) -> None:
     if reason == Shoe.Reason.PLAYER_REQUEST:
         _player_reshuffle_allowed(table, previous, current)
     low, high = cut_limits(rules.decks, rules.cut_card)
-    behind = whole_number(fields.get("cards_behind_cut"), low=low, high=high)
-    if behind is None:
+    behind = fields.get("cards_behind_cut")
+    if behind is None or not low <= behind <= high:
         raise Refused("bad_cut", low=low, high=high)
-    cut_by = box_number(fields.get("cut_by_box"))
+    cut_by = fields.get("cut_by_box")
     if cut_by is not None and cut_by not in table.box_numbers:
         raise Refused("unknown_box", box=cut_by)
     entitled = None
@@ -211,7 +212,7 @@ def _burn(engine_shoe: ShoeState, fields: dict, simulated: bool) -> str:
 # -- notes and reservations: they change what the screens show, never the round ----------
 
 
-def _flag(ctx: Context) -> None:
+def flag(ctx: Context) -> None:
     note = str(ctx.command.fields.get("note") or "").strip()
     if not note:
         raise Refused("note_required")
@@ -223,9 +224,9 @@ def _flag(ctx: Context) -> None:
     )
 
 
-def _flag_seen(ctx: Context) -> None:
+def flag_seen(ctx: Context) -> None:
     flag = ErrorFlag.objects.filter(
-        pk=whole_number(ctx.command.fields.get("flag"), low=1),
+        pk=ctx.command.fields.get("flag"),
         table=ctx.table,
         seen_at__isnull=True,
     ).first()
@@ -237,11 +238,9 @@ def _flag_seen(ctx: Context) -> None:
     ctx.board = True
 
 
-def _reserve(ctx: Context) -> None:
+def reserve(ctx: Context) -> None:
     """The observing croupier puts a token on a box (a player paused)."""
-    box = box_number(ctx.command.fields.get("box"))
-    if box is None:
-        raise Refused("bad_message")
+    box = ctx.command.fields["box"]
     current = ctx.live_row.current_round
     if current is not None and current.is_open:
         state = live.TableRound.from_dict(current.snapshot)
@@ -283,12 +282,10 @@ def _box_played_after(table: Table, box: int):
     return played_after
 
 
-def _renew_reservation(ctx: Context) -> None:
+def renew_reservation(ctx: Context) -> None:
     """The inspector holds a box longer than one absence of its player allows, with a note
     (docs/sources.md#box-reservation)."""
-    box = box_number(ctx.command.fields.get("box"))
-    if box is None:
-        raise Refused("bad_message")
+    box = ctx.command.fields["box"]
     if box not in ctx.table.box_numbers:
         raise Refused("unknown_box", box=box)
     reservation_renew(
@@ -301,19 +298,16 @@ def _renew_reservation(ctx: Context) -> None:
     )
 
 
-def _release(ctx: Context) -> None:
+def release(ctx: Context) -> None:
     """The player is back: the observing croupier takes the token off."""
-    box = box_number(ctx.command.fields.get("box"))
-    if box is None:
-        raise Refused("bad_message")
-    reservation_release(table=ctx.table, box=box, released_by=ctx.actor)
+    reservation_release(table=ctx.table, box=ctx.command.fields["box"], released_by=ctx.actor)
     ctx.announced = True
 
 
 # -- rated play: a player seated and leaving (game.players) --------------------------------
 
 
-def _player_in(ctx: Context) -> None:
+def player_in(ctx: Context) -> None:
     fields = ctx.command.fields
     players.rating_session_open(
         live_row=ctx.live_row,
@@ -324,7 +318,7 @@ def _player_in(ctx: Context) -> None:
     ctx.board = True
 
 
-def _player_out(ctx: Context) -> None:
+def player_out(ctx: Context) -> None:
     fields = ctx.command.fields
     players.rating_session_close(
         live_row=ctx.live_row,
@@ -333,17 +327,3 @@ def _player_out(ctx: Context) -> None:
         chips_taken=fields.get("chips_taken"),
     )
     ctx.board = True
-
-
-HANDLERS: dict[str, Callable[[Context], None]] = {
-    "player-in": _player_in,
-    "player-out": _player_out,
-    "shuffle": _shuffle,
-    "open-round": _open_round,
-    "deal-next": _deal_next,
-    "flag": _flag,
-    "flag-seen": _flag_seen,
-    "reserve": _reserve,
-    "renew-reservation": _renew_reservation,
-    "release": _release,
-}

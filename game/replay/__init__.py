@@ -46,7 +46,8 @@ _NO_BOARD = {
 
 def step_view(round_row: Round, state: TableRound, version: int) -> dict:
     """The live screen's data for ``round_row`` in ``state``."""
-    past = SimpleNamespace(number=round_row.number, pk=round_row.pk, snapshot=state.to_dict())
+    # the round as the screens read one (``Round.table_round``): this step's state itself
+    past = SimpleNamespace(number=round_row.number, pk=round_row.pk, table_round=lambda: state)
     snapshot = TableSnapshot(
         table=round_row.table,
         rules=table_rules(round_row.table),

@@ -172,7 +172,7 @@ def _last_card_view(state: live.TableRound, legal) -> dict | None:
 def screen_view(snap: TableSnapshot, *, now_iso: str) -> dict:
     """The complete state of one table's live screens and its inspector tile (pure)."""
     table, rules, board = snap.table, snap.rules, snap.board
-    state = live.TableRound.from_dict(snap.round.snapshot) if snap.round is not None else None
+    state = snap.round.table_round() if snap.round is not None else None
     face_down = state.engine.cards_face_down if state is not None and state.is_open else 0
     shoe = shoe_view(snap.shoe, table, every_round=rules.shuffle_every_round, face_down=face_down)
     reserved = frozenset(r["box"] for r in board.get("reservations", ()))

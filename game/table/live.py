@@ -1,11 +1,12 @@
 """The round as it is run at a live table, above the engine.
 
-Pure Python (the engine, the standard library and the chip arithmetic of ``tables.chips``).
-The engine decides every total, legal action and payout; this layer adds what a real table
-has around a round: up to three players sharing a box, the correction of the last card
-entered (the engine's ``pop`` of that card and ``push`` of the right one), the cut card
-coming out, the croupier's confirmation of the settlement, the inspector's void, and the
-settlement figures the croupier pays from (:meth:`TableRound.box_settlement`).
+Pure Python (the engine, the one parser ``floor.parsing``, the chip arithmetic of
+``tables.chips`` and the standard library). The engine decides every total, legal action and
+payout; this layer adds what a real table has around a round: up to three players sharing a
+box, the correction of the last card entered (the engine's ``pop`` of that card and ``push``
+of the right one), the cut card coming out, the croupier's confirmation of the settlement,
+the inspector's void, and the settlement figures the croupier pays from
+(:meth:`TableRound.box_settlement`).
 
 A round is rebuilt exactly by replaying its commands from its opening state
 (:meth:`TableRound.replay`); the database keeps the commands as events and the result of
@@ -18,6 +19,7 @@ import copy
 from dataclasses import dataclass
 from decimal import Decimal
 
+from floor import parsing
 from game.engine import (
     Bet,
     CloseBets,
@@ -35,37 +37,34 @@ from game.engine import (
     Stand,
     action_to_dict,
 )
-from game.engine.actions import action_from_dict, to_chips
+from game.engine.actions import action_from_dict
 from game.table.shares import split_pro_rata
 from tables import chips
 
 MAX_SHARES_PER_BOX = 3  # docs/sources.md#box-shared-by-up-to-three
-SEAT_MAX_LENGTH = 24  # floor.parsing.SEAT_LABEL_MAX: this layer is pure Python
-PLAYER_CARD_MAX_LENGTH = 32
 
-# Commands a screen may send, and the engine action each one becomes (None: not the engine's).
-ENGINE_COMMANDS = {
-    "close-bets": lambda c: CloseBets(),
-    "card": lambda c: Deal(c.get("card")),
-    # docs/sources.md#players-cards-face-down: a box's card of the deal dealt face down.
-    "card-down": lambda c: DealDown(),
-    "stand": lambda c: Stand(),
-    "double": lambda c: Double(),
-    "split": lambda c: Split(),
-    "insure": lambda c: Insure(_int(c.get("box")), _chips(c.get("amount"), "insurance")),
-    "even-money": lambda c: EvenMoney(_int(c.get("box"))),
-    "insurance-closed": lambda c: InsuranceClosed(),
+# The engine's actions a screen may send (every one but ``bet``: a stake is a share of a box).
+ENGINE_ACTIONS = frozenset(
+    {
+        "close-bets",
+        "card",
+        "card-down",  # docs/sources.md#players-cards-face-down: a card of the deal face down
+        "stand",
+        "double",
+        "split",
+        "insure",
+        "even-money",
+        "insurance-closed",
+    }
+)
+_SIMPLE_ACTIONS = {
+    "close-bets": CloseBets(),
+    "card-down": DealDown(),
+    "stand": Stand(),
+    "double": Double(),
+    "split": Split(),
+    "insurance-closed": InsuranceClosed(),
 }
-TABLE_COMMANDS = {
-    "bet",
-    "newcomer-refused",
-    "remove-share",
-    "correct-card",
-    "cut-card-out",
-    "confirm-settlement",
-    "void",
-}
-COMMANDS = frozenset(ENGINE_COMMANDS) | TABLE_COMMANDS
 
 # The players' decisions on a hand (a hit is a card while the hand's decision is awaited).
 DECISIONS = ("stand", "double", "split")
@@ -82,31 +81,40 @@ class LiveError(EngineError):
     code = "illegal_action"
 
 
-def _int(value) -> int:
-    """A box number: an int, or ASCII digits and nothing else (not " 3", "+3" or "³")."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 3:
-        return int(value)
-    raise LiveError(f"Not a box number: {value!r}", code="bad_action")
+# A command's values were read by its form (game.commands.forms, on the one parser): here the
+# same parser only confirms them — they are already normalised — and reads a stored event's
+# spelling ("3", "100.00") as the form's. What it refuses, it refuses with its own code.
 
 
-def _chips(value, what: str) -> Decimal:
-    """An amount of chips, as the one parser (``floor.parsing``) left it: a ``Decimal`` or
-    its spelling in cents (``"500.00"``, what the events keep). Only a type check here — the
-    engine's ``to_chips`` (whole cents, bounded); the table's limits come next."""
-    return to_chips(value, what)
+def _parsed(read, value, **options):
+    try:
+        return read(value, **options)
+    except parsing.Unreadable as error:
+        raise LiveError(f"Unreadable: {error.code}", code=error.code, **error.params) from None
 
 
-def _label(value, longest: int, code: str) -> str:
-    """A seat label or a player card as the one parser left it: a string of at most
-    ``longest`` characters (never cut here: the parser refused anything longer)."""
-    if value is None:
-        return ""
-    if not isinstance(value, str) or len(value.strip()) > longest:
-        shown = str(value)[:16]
-        raise LiveError(f"Not a label: {shown!r}", code=code, value=shown, longest=longest)
-    return value.strip()
+def _box(value) -> int:
+    """A box number (``floor.parsing.box_number``)."""
+    number = parsing.box_number(value)
+    if number is None:
+        raise LiveError(f"Not a box number: {parsing.shown(value)!r}", code="bad_action")
+    return number
+
+
+def _chips(value) -> Decimal:
+    """An amount of chips put on the table, more than zero (``floor.parsing.amount``)."""
+    return _parsed(parsing.amount, value, positive=True)
+
+
+def _engine_action(name: str, command: dict):
+    """The engine action of a command of ``ENGINE_ACTIONS``."""
+    if name == "card":
+        return Deal(command.get("card"))
+    if name == "insure":
+        return Insure(_box(command.get("box")), _chips(command.get("amount")))
+    if name == "even-money":
+        return EvenMoney(_box(command.get("box")))
+    return _SIMPLE_ACTIONS[name]
 
 
 @dataclass
@@ -183,7 +191,7 @@ class TableRound:
         if not self.is_open:
             return frozenset()
         kinds = set(self.engine.legal_actions())
-        out = {k for k in kinds if k in ENGINE_COMMANDS or k == "card"}
+        out = {k for k in kinds if k in ENGINE_ACTIONS}
         if "bet" in kinds:
             out |= {"bet", "remove-share"}
             if self.newcomers():
@@ -254,18 +262,15 @@ class TableRound:
         Raises :class:`EngineError` (a :class:`LiveError` or the engine's own) and leaves the
         round unchanged when the command is not legal now.
         """
-        action = command.get("action")
-        if action not in COMMANDS:
-            raise LiveError(f"Unknown command {action!r}", code="bad_action")
+        handler = COMMANDS.get(command.get("action"))
+        if handler is None:
+            raise LiveError(f"Unknown command {command.get('action')!r}", code="bad_action")
         if not self.is_open:
             raise LiveError("This round is over: nothing more can happen in it", code="round_over")
-        handler = getattr(self, "_cmd_" + action.replace("-", "_"), None)
-        if handler is not None:
-            return handler(command)
-        return self._engine_command(command)
+        return handler(self, command)
 
-    def _engine_command(self, command: dict) -> list[dict]:
-        action = ENGINE_COMMANDS[command["action"]](command)
+    def _on_engine_action(self, command: dict) -> list[dict]:
+        action = _engine_action(command["action"], command)
         if self.status == "settled":
             raise LiveError("The round is settled: confirm the settlement", code="round_over")
         decided = self._decided(command["action"], getattr(action, "box", None))
@@ -320,17 +325,11 @@ class TableRound:
                 self.paid_at_once.append(dict(event))
         self.status = self.engine.phase
 
-    def _cmd_bet(self, command: dict) -> list[dict]:
-        box = _int(command.get("box"))
-        seat = _label(command.get("seat"), SEAT_MAX_LENGTH, "seat_too_long")
-        player_card = _label(
-            command.get("player_card"), PLAYER_CARD_MAX_LENGTH, "player_card_too_long"
-        )
-        stake = _chips(command.get("stake"), "stake")
-        if not seat:
-            raise LiveError("Name the player's seat for this stake", code="seat_required")
-        if stake <= 0:
-            raise LiveError("A stake must be more than zero", code="bad_amount", amount=str(stake))
+    def _on_bet(self, command: dict) -> list[dict]:
+        stake = _chips(command.get("stake"))
+        seat = _parsed(parsing.seat_label, command.get("seat"))
+        player_card = _parsed(parsing.player_card, command.get("player_card"))
+        box = _box(command.get("box"))
         shares = [Share(s.seat, s.stake, s.player_card) for s in self.shares.get(box, [])]
         for share in shares:
             if share.seat == seat:
@@ -364,13 +363,13 @@ class TableRound:
             if shares and shares[0].seat not in seated
         ]
 
-    def _cmd_newcomer_refused(self, command: dict) -> list[dict]:
+    def _on_newcomer_refused(self, command: dict) -> list[dict]:
         """A seated player refused a newcomer his free box: he bets on it himself, and the
         newcomer's stake leaves the box (docs/sources.md#newcomer-free-box)."""
         if self.status != "betting":
             raise LiveError("Bets are closed", code="bets_closed")
-        box = _int(command.get("box"))
-        seat = _label(command.get("seat"), SEAT_MAX_LENGTH, "seat_too_long")
+        box = _box(command.get("box"))
+        seat = _parsed(parsing.seat_label, command.get("seat"))
         newcomer = next((n for n in self.newcomers() if n["box"] == box), None)
         if newcomer is None:
             raise LiveError(f"No newcomer on box {box}", code="no_newcomer", box=box)
@@ -380,9 +379,7 @@ class TableRound:
                 code="not_seated",
                 seat=seat,
             )
-        stake = _chips(command.get("stake"), "stake")
-        if stake <= 0:
-            raise LiveError("A stake must be more than zero", code="bad_amount", amount=str(stake))
+        stake = _chips(command.get("stake"))
         self._check_box_limit(box, seat, "")
         events = self._set_box(box, [Share(seat, stake)])
         return [
@@ -417,9 +414,9 @@ class TableRound:
                 boxes=", ".join(str(n) for n in sorted(boxes)),
             )
 
-    def _cmd_remove_share(self, command: dict) -> list[dict]:
-        box = _int(command.get("box"))
-        seat = _label(command.get("seat"), SEAT_MAX_LENGTH, "seat_too_long")
+    def _on_remove_share(self, command: dict) -> list[dict]:
+        box = _box(command.get("box"))
+        seat = _parsed(parsing.seat_label, command.get("seat"))
         shares = [s for s in self.shares.get(box, []) if s.seat != seat]
         if len(shares) == len(self.shares.get(box, [])):
             raise LiveError(f"No stake of {seat!r} on box {box}", code="no_such_share", box=box)
@@ -436,7 +433,7 @@ class TableRound:
         events.append({"kind": "shares", "box": box, "shares": [s.to_dict() for s in shares]})
         return events
 
-    def _cmd_correct_card(self, command: dict) -> list[dict]:
+    def _on_correct_card(self, command: dict) -> list[dict]:
         """Replace the last card entered (only before anything else happened): the engine
         pops it (``RoundState.pop``: the round and the shoe exactly as before it) and pushes
         the corrected card. Refused, the round unchanged, when the corrected card is not
@@ -461,7 +458,7 @@ class TableRound:
         self.corrections.append(correction)
         return [correction]
 
-    def _cmd_cut_card_out(self, command: dict) -> list[dict]:
+    def _on_cut_card_out(self, command: dict) -> list[dict]:
         """The croupier marks the cut card coming out: this round finishes, the next one
         needs a shuffle. It came out at the box about to receive a card, or the dealer."""
         if "cut-card-out" not in self.legal_commands():
@@ -475,7 +472,7 @@ class TableRound:
         self.last_was_card = False
         return [{"kind": "cut_card_out", **where}]
 
-    def _cmd_confirm_settlement(self, command: dict) -> list[dict]:
+    def _on_confirm_settlement(self, command: dict) -> list[dict]:
         if self.status != "settled":
             raise LiveError("The round is not settled yet", code="not_settled")
         self.status = "closed"
@@ -529,7 +526,7 @@ class TableRound:
         split = chips.breakdown(to_settle, chip_set)
         return BoxSettlement(in_play, paid, to_settle, tuple(split.chips), split.rest)
 
-    def _cmd_void(self, command: dict) -> list[dict]:
+    def _on_void(self, command: dict) -> list[dict]:
         """The inspector voids the round: every stake still in play goes back to its
         player, and — the house's rule — what was already paid at once (a Blackjack, even
         money, three sevens) stays paid: the void event lists those payments and their total,
@@ -605,6 +602,20 @@ class TableRound:
         for command in commands:
             r.apply(command)
         return r
+
+
+# Every command of the table layer and what does it (the engine's actions go to the engine).
+# ``game.commands.dispatch.COMMANDS`` — the one dispatch table — sends them all here.
+COMMANDS = {
+    **dict.fromkeys(sorted(ENGINE_ACTIONS), TableRound._on_engine_action),
+    "bet": TableRound._on_bet,
+    "newcomer-refused": TableRound._on_newcomer_refused,
+    "remove-share": TableRound._on_remove_share,
+    "correct-card": TableRound._on_correct_card,
+    "cut-card-out": TableRound._on_cut_card_out,
+    "confirm-settlement": TableRound._on_confirm_settlement,
+    "void": TableRound._on_void,
+}
 
 
 def _last_card(events: list[dict]) -> dict | None:

@@ -35,9 +35,6 @@ LONG = {
         "the printed table and the JSON object in the issue's key order, built side by side so "
         "the two never disagree"
     ),
-    "game/management/commands/seed_demo.py:handle": (
-        "the demo floor in one transaction: pit, tables, people, assignments, a few records"
-    ),
 }
 
 

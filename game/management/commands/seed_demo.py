@@ -54,87 +54,111 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             raise CommandError("seed_demo creates known passwords: it runs only with DEBUG on.")
         with transaction.atomic():
-            pit, _ = Pit.objects.get_or_create(name="Pit A")
-            tables = {}
-            for number, name, boxes, lo, hi, rules, entry in DEMO_TABLES:
-                table, created = Table.objects.get_or_create(
-                    number=number,
-                    defaults={
-                        "pit": pit,
-                        "name": name,
-                        "boxes": boxes,
-                        "min_bet": Decimal(lo),
-                        "max_bet": Decimal(hi),
-                        "rules": rules,
-                        "card_entry": entry,
-                        "status": Table.Status.CLOSED,
-                        "chip_denominations": DEMO_CHIPS,
-                        "par_float": DEMO_PAR,
-                        **rule_facts(rules),
-                    },
-                )
-                tables[number] = table
-            users = {}
-            for username, full_name, number, roles in DEMO_USERS:
-                user, created = User.objects.get_or_create(
-                    username=username,
-                    defaults={"full_name": full_name, "employee_number": number},
-                )
-                if created:
-                    user.set_password(DEMO_PASSWORD)
-                    user.save()
-                staff_services.user_grant_roles(user=user, roles=roles)
-                if staff_services.may_use_pin(user):
-                    if created:
-                        staff_services.pin_set(user=user, pin=DEMO_PIN)
-                elif user.pin_hash:  # a demo database seeded when everyone had a PIN
-                    user.pin_hash = ""
-                    user.save(update_fields=["pin_hash"])
-                users[username] = user
-            if not User.objects.filter(username="admin").exists():
-                User.objects.create_superuser("admin", "admin@example.invalid", "admin")
-            staffing = [
-                (tables[1], users["dealer"], TableRole.DEALING_CROUPIER),
-                (tables[1], users["observer"], TableRole.OBSERVING_CROUPIER),
-            ] + [(tables[n], users["inspector"], TableRole.INSPECTOR) for n in (1, 2, 3, 4)]
-            for table, user, role in staffing:
-                if not TableAssignment.objects.filter(
-                    table=table, role=role, ends_at__isnull=True
-                ).exists():
-                    staff_services.assignment_start(table=table, user=user, role=role)
-            # The rotation of BJ-1: the spare dealer relieves the dealer at the next break.
-            dealer_at_1 = TableAssignment.objects.filter(
-                table=tables[1], role=TableRole.DEALING_CROUPIER, ends_at__isnull=True
-            ).first()
-            if dealer_at_1 is not None and dealer_at_1.relief_id is None:
-                relief = users["dealer2"] if dealer_at_1.user_id != users["dealer2"].pk else None
-                if relief is not None:
-                    staff_services.relief_plan(
-                        assignment=dealer_at_1, relief=relief, planned_by=users["pitboss"]
-                    )
+            tables = _seed_tables()
+            users = _seed_people()
+            _seed_staffing(tables, users)
             if not TableChange.objects.filter(
                 table=tables[1], to_status=Table.Status.OPEN
             ).exists():
                 _open_demo_table(tables[1], users["pitboss"], users["inspector"])
-            for card, name in DEMO_PLAYERS:
-                Player.objects.get_or_create(card=card, defaults={"name": name})
-            if not RatingSession.objects.filter(card=DEMO_PLAYERS[0][0]).exists():
-                dealer_at_1 = TableAssignment.objects.filter(
-                    table=tables[1], role=TableRole.DEALING_CROUPIER, ends_at__isnull=True
-                ).first()
-                if dealer_at_1 is not None:  # seated by the tablet's own command
-                    command_submit(
-                        table_id=tables[1].pk,
-                        actor=dealer_at_1.user,
-                        command={
-                            "id": str(uuid.uuid4()),
-                            "action": "player-in",
-                            "seat": "1",
-                            "player_card": DEMO_PLAYERS[0][0],
-                        },
-                    )
+            _seed_players(tables[1])
         self.stdout.write(self.style.SUCCESS("Demo floor ready."))
         self.stdout.write(login_summary())
+
+
+def _seed_tables() -> dict:
+    """The demo pit's tables by number, every one closed when first made."""
+    pit, _ = Pit.objects.get_or_create(name="Pit A")
+    tables = {}
+    for number, name, boxes, lo, hi, rules, entry in DEMO_TABLES:
+        tables[number], _ = Table.objects.get_or_create(
+            number=number,
+            defaults={
+                "pit": pit,
+                "name": name,
+                "boxes": boxes,
+                "min_bet": Decimal(lo),
+                "max_bet": Decimal(hi),
+                "rules": rules,
+                "card_entry": entry,
+                "status": Table.Status.CLOSED,
+                "chip_denominations": DEMO_CHIPS,
+                "par_float": DEMO_PAR,
+                **rule_facts(rules),
+            },
+        )
+    return tables
+
+
+def _seed_people() -> dict:
+    """The demo staff by username (known password; a PIN where the role may use one) and
+    the admin."""
+    users = {}
+    for username, full_name, number, roles in DEMO_USERS:
+        user, created = User.objects.get_or_create(
+            username=username,
+            defaults={"full_name": full_name, "employee_number": number},
+        )
+        if created:
+            user.set_password(DEMO_PASSWORD)
+            user.save()
+        staff_services.user_grant_roles(user=user, roles=roles)
+        if staff_services.may_use_pin(user):
+            if created:
+                staff_services.pin_set(user=user, pin=DEMO_PIN)
+        elif user.pin_hash:  # a demo database seeded when everyone had a PIN
+            user.pin_hash = ""
+            user.save(update_fields=["pin_hash"])
+        users[username] = user
+    if not User.objects.filter(username="admin").exists():
+        User.objects.create_superuser("admin", "admin@example.invalid", "admin")
+    return users
+
+
+def _seed_staffing(tables: dict, users: dict) -> None:
+    """BJ-1's crew, the inspector over every table, and BJ-1's rotation: the spare dealer
+    relieves the dealer at the next break."""
+    staffing = [
+        (tables[1], users["dealer"], TableRole.DEALING_CROUPIER),
+        (tables[1], users["observer"], TableRole.OBSERVING_CROUPIER),
+    ] + [(tables[n], users["inspector"], TableRole.INSPECTOR) for n in (1, 2, 3, 4)]
+    for table, user, role in staffing:
+        if not TableAssignment.objects.filter(
+            table=table, role=role, ends_at__isnull=True
+        ).exists():
+            staff_services.assignment_start(table=table, user=user, role=role)
+    dealer_at_1 = _dealer_at(tables[1])
+    if dealer_at_1 is not None and dealer_at_1.relief_id is None:
+        if dealer_at_1.user_id != users["dealer2"].pk:
+            staff_services.relief_plan(
+                assignment=dealer_at_1, relief=users["dealer2"], planned_by=users["pitboss"]
+            )
+
+
+def _dealer_at(table):
+    return TableAssignment.objects.filter(
+        table=table, role=TableRole.DEALING_CROUPIER, ends_at__isnull=True
+    ).first()
+
+
+def _seed_players(table) -> None:
+    """The known players; PC-1001 seated at BJ-1's box 1 by the tablet's own command."""
+    for card, name in DEMO_PLAYERS:
+        Player.objects.get_or_create(card=card, defaults={"name": name})
+    if RatingSession.objects.filter(card=DEMO_PLAYERS[0][0]).exists():
+        return
+    dealer = _dealer_at(table)
+    if dealer is not None:
+        command_submit(
+            table_id=table.pk,
+            actor=dealer.user,
+            command={
+                "id": str(uuid.uuid4()),
+                "action": "player-in",
+                "seat": "1",
+                "player_card": DEMO_PLAYERS[0][0],
+            },
+        )
 
 
 def _open_demo_table(table, pitboss, inspector) -> None:
