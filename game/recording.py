@@ -19,8 +19,8 @@ from game import players
 from game.commands.commands import ParsedCommand
 from game.configuration.services import house_edge
 from game.models import LiveTable, Round, RoundEvent, Shoe, round_chain_of
-from game.screens.presenters import card_name
 from game.table import live
+from game.table.cards import card_name
 from game.writes import Writes
 from staff.replacements import replacement_hand_over_due
 from tables.models import Table

@@ -25,8 +25,8 @@ from floor.models import Alert, TableFeed
 from game.configuration.services import table_rules
 from game.models import ErrorFlag, LiveTable, Round
 from game.players import seated_players
-from game.screens.presenters import TableSnapshot
 from game.table.live import TableRound
+from game.table.snapshot import TableSnapshot
 from staff.models import TableAssignment
 from staff.roles import TableRole
 from tables.models import Table

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from floor.forms import MESSAGES as TYPED_MESSAGES
-from game.screens.presenters import card_name
+from game.table.cards import card_name
 from tables.formats import chip_value, money
 
 # Parameters that name a card or an amount: shown as people write them (A♦, 1 500.00).

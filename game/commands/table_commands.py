@@ -19,9 +19,9 @@ from game.configuration.services import table_rules
 from game.engine import Card, EngineError, ShoeState
 from game.models import ErrorFlag, Round, RoundEvent, Shoe
 from game.recording import Context, current_round, record
-from game.screens.presenters import shoe_before_opening, shoe_used
 from game.table import live
 from game.table.cuts import cut_limits
+from game.table.shoes import shoe_before_opening, shoe_used
 from staff import seats
 from tables.models import Table
 from tables.services import reservation_place, reservation_release, reservation_renew

@@ -14,9 +14,11 @@ from django.utils.translation import gettext as _
 from game.configuration.services import table_rules
 from game.models import Round
 from game.players import rated_during
-from game.screens.presenters import TableSnapshot, card_name, screen_view
+from game.screens.presenters import screen_view
 from game.selectors import round_replay_steps
+from game.table.cards import card_name
 from game.table.live import TableRound
+from game.table.snapshot import TableSnapshot
 from game.templatetags.live import COMMAND_LABELS
 from tables.formats import money
 

@@ -10,41 +10,14 @@ templates, in the screen's language.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import Decimal
 
-from game.engine import Card, Rules, hand_total
+from game.engine import Card, hand_total
 from game.table import live
+from game.table.cards import RANK_LABELS, SUIT_SYMBOLS
 from game.table.cuts import cut_card_early, cut_limits
-
-SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-RANK_LABELS = {"T": "10"}
-RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]
-
-
-@dataclass
-class TableSnapshot:
-    """One table as its screens show it, read in one go (``game.selectors``)."""
-
-    table: object  # tables.Table
-    rules: Rules
-    version: int  # the round's version: what a command's expected_version must match
-    seq: int  # the screen sequence: orders the fragments a screen receives
-    shoe: object | None = None  # game.Shoe
-    round: object | None = None  # game.Round (number, pk, snapshot)
-    board: dict = field(default_factory=dict)
-
-
-def card_name(code) -> str:
-    """A card as people write it: ``Ad`` → ``A♦``, ``Th`` → ``10♥``, ``7`` → ``7`` (a table
-    that records no suits); anything else is returned as it came."""
-    text = str(code or "")
-    if not text or text[0] not in RANKS or len(text) > 2:
-        return text
-    suit = text[1:]
-    if suit and suit not in SUIT_SYMBOLS:
-        return text
-    return RANK_LABELS.get(text[0], text[0]) + SUIT_SYMBOLS.get(suit, "")
+from game.table.shoes import shoe_before_opening, shoe_used
+from game.table.snapshot import TableSnapshot
 
 
 def card_view(code: str, hidden: bool = False) -> dict:
@@ -74,20 +47,6 @@ def total_view(codes: list[str], *, blackjack: bool = False) -> dict:
     else:
         kind = "hard"
     return {"kind": kind, "value": total}
-
-
-def shoe_before_opening(shoe, table) -> bool:
-    """A shoe shuffled before the table last opened belongs to an earlier opening: a
-    re-opened table starts a new shoe (its cards went back to the cage at closing)."""
-    opened = getattr(table, "opened_at", None)
-    return opened is not None and shoe.shuffled_at < opened
-
-
-def shoe_used(shoe) -> bool:
-    """Whether a card other than the burnt one has left the shoe: at a table that shuffles
-    before every round (``shuffle_every_round``, docs/sources.md#shuffle-when) such a shoe
-    needs a shuffle before the next round."""
-    return shoe.dealt > (1 if shoe.burn_card else 0)
 
 
 def shoe_view(shoe, table=None, *, every_round: bool = False, face_down: int = 0) -> dict | None:

@@ -2,8 +2,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from game.screens.presenters import RANKS, SUIT_SYMBOLS
 from game.screens.publish import live_fragment, render_fragment, table_view
+from game.table.cards import RANKS, SUIT_SYMBOLS
 from staff.access import permission_required
 from staff.permissions import At, acts_at
 from staff.roles import Role, TableRole

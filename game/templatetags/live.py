@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from game.configuration import rule_fields
-from game.screens.presenters import card_name as _card_name
+from game.table.cards import card_name as _card_name
 
 register = template.Library()
 
