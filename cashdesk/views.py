@@ -115,19 +115,30 @@ def table_cash(request, table, table_role):
 
 
 def _act(request, table, table_role, form, name: str, action, done):
-    """Run ``action(cleaned_data)`` when the form reads; otherwise, or when the service
-    refuses, show the table's page again with the reason and what was typed."""
+    """A form of the table's cash screen (:func:`_form_act`)."""
+    return _form_act(
+        request,
+        form,
+        name,
+        action,
+        done,
+        page=lambda **refused: _table_page(request, table, table_role, **refused),
+        back=("cashdesk:table", {"table_id": table.pk}),
+    )
+
+
+def _form_act(request, form, name: str, action, done, *, page, back):
+    """The one way a cash-desk form acts: run ``action(cleaned_data)`` once (``_send_once``)
+    when the form reads, and go ``back``; otherwise, or when the service refuses, show the
+    ``page`` again with the reason and what was typed (status 400)."""
     if not form.is_valid():
-        return _table_page(
-            request, table, table_role, failed=name, error=form.error_text(), status=400
-        )
+        return page(failed=name, error=form.error_text(), status=400)
     try:
         _say(request, *_send_once(request, form.cleaned_data, name, action, done))
     except ValidationError as error:
-        return _table_page(
-            request, table, table_role, failed=name, error=_error_text(error), status=400
-        )
-    return redirect("cashdesk:table", table_id=table.pk)
+        return page(failed=name, error=_error_text(error), status=400)
+    view, kwargs = back
+    return redirect(view, **kwargs)
 
 
 def _send_once(request, data: dict, name: str, action, done) -> tuple[str, bool]:
@@ -402,13 +413,16 @@ def duty_home(request):
 
 
 def _duty_act(request, form, name: str, action, done):
-    if not form.is_valid():
-        return _duty_page(request, failed=name, error=form.error_text(), status=400)
-    try:
-        _say(request, *_send_once(request, form.cleaned_data, name, action, done))
-    except ValidationError as error:
-        return _duty_page(request, failed=name, error=_error_text(error), status=400)
-    return redirect("cashdesk:duty_home")
+    """A form of the duty home (:func:`_form_act`)."""
+    return _form_act(
+        request,
+        form,
+        name,
+        action,
+        done,
+        page=lambda **refused: _duty_page(request, **refused),
+        back=("cashdesk:duty_home", {}),
+    )
 
 
 def _slip(pk: int) -> Slip:

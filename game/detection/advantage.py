@@ -14,7 +14,7 @@ whole shoe, and a test on levels mistakes the one for the other.
 expectation at most 1 when the bet does not depend on the count. By Ville's inequality the
 chance that it *ever* reaches 1/α is at most α — however often it is checked, for a shift or a
 player's whole history. Its natural logarithm is the player's evidence in log-odds: it adds
-across tables, boxes and days. Two tests are averaged (each an e-process, so is the average):
+across tables, boxes and days. Three tests are averaged (each an e-process, so is the average):
 
 * **bet moves** — each raise scores the count's change (+1 × its change in standard deviations),
   each cut scores it with the sign turned; a normal-mixture martingale over the sum.
@@ -22,6 +22,9 @@ across tables, boxes and days. Two tests are averaged (each an e-process, so is 
   places at which true counts, and after which bet), smoothed in the count; each round scores the
   likelihood ratio of the count's change given the bet he then placed. It finds the thresholds
   of a ramp, a wonger's entry and exit, a bet that creeps up, without being told any of them.
+* **settled bet model** — the same model scored a round late, once the next bet is known: a bet
+  undone at once (a blip: 10, 30, 10) is neither scored nor learned from, so a counter who
+  camouflages with random small bets does not teach it noise (:class:`SettledModel`).
 
 Both allow for a bet that depends on the player's own last result, which is tied to the cards he
 has just seen (a lost round leaves slightly more low cards out): the measured tie is under 0.1
@@ -60,6 +63,9 @@ class Method:
     allowance: float = 0.1  # standard deviations of the count's change a bet may reveal
     moves_prior: float = 1.0  # precision of the normal mixture of the bet-moves test
     cards_per_round: float = 8.0  # until the table's own average is known
+    #: the three tests' shares of the evidence (bet moves, bet model, settled bet model); any
+    #: shares that add up to 1 keep the average a test martingale
+    weights: tuple[float, float, float] = (1 / 3, 1 / 3, 1 / 3)
 
 
 METHOD = Method()
@@ -218,6 +224,44 @@ class CountTrack:
         return result
 
 
+class SettledModel:
+    """The bet model scored a round late, so that a *blip* — a bet that differs from the one
+    before and is undone the very next round at that table (10, 30, 10) — can be set aside: a
+    blip is neither scored nor learned from, and the model's "previous bet" is the last bet
+    that was not one. The count's change before round t is scored when round t+1's bet is
+    known; for a bettor who ignores the count every bet, the next one included, is independent
+    of that change, so each factor still has expectation at most 1 (the model is built from
+    rounds settled earlier only) and the product is a test martingale."""
+
+    def __init__(self, method: Method = METHOD):
+        self.method = method
+        self.model = BetModel(method)
+        self.log = 0.0
+        self._held: dict = {}  # table -> the round waiting for the next bet there
+        self._state: dict = {}  # table -> the last bet there that was not a blip
+
+    def observe(self, table, previous, bet, step, tc: float) -> None:
+        """Round t+1 at ``table``: settle round t, then hold this one. ``previous`` is the bet
+        of the table's previous round (``_SHOE`` at a new shoe), ``step`` the count's change
+        (None at a new shoe), ``tc`` the true count as the round starts."""
+        held = self._held.get(table)
+        if held is not None:
+            self._settle(table, *held, following=None if step is None else bet)
+        if step is None:
+            self._state[table] = _SHOE
+        self._held[table] = (step, previous, bet, tc, self._state.get(table, _SHOE))
+
+    def _settle(self, table, step, previous, bet, tc, state, *, following) -> None:
+        if previous != _SHOE and bet != previous and following == previous:
+            return  # a blip
+        if step is not None and step[2] > 0:
+            m = self.method
+            ratio = self.model.likelihood_ratio(state, bet, *step)
+            self.log += math.log(1 - m.mixing + m.mixing * min(ratio, m.cap))
+        self.model.add(state, bet, tc)
+        self._state[table] = bet
+
+
 class PlayerEvidence:
     """The evidence that one player bets with the count, round by round.
 
@@ -247,7 +291,14 @@ class PlayerEvidence:
         self.threshold = math.log(1 / alpha)
         self.house_edge = house_edge
         self.method = method
+        if (
+            len(method.weights) != 3
+            or min(method.weights) < 0
+            or abs(sum(method.weights) - 1) > 1e-9
+        ):
+            raise ValueError(f"weights must be three shares adding up to 1, not {method.weights!r}")
         self.model = BetModel(method)
+        self.settled = SettledModel(method)
         self._tables: dict = {}  # table -> CountTrack
         self._bets: dict = {}  # table -> his bet in the table's previous round
         self._log_model = 0.0
@@ -285,6 +336,8 @@ class PlayerEvidence:
         previous = _SHOE if step is None else self._bets[table]
         if step is not None:
             self._score(previous, bet, *step)
+        self.settled.observe(table, previous, bet, step, track.tc)
+        self._combine()
         self.model.add(previous, bet, track.tc)
         self._bets[table] = bet
         if bet > 0:
@@ -304,13 +357,15 @@ class PlayerEvidence:
             sign = 1.0 if bet > previous else -1.0
             self._moves_total += sign * change / sd - m.allowance
             self._moves_variance += 1.0
+
+    def _combine(self) -> None:
+        """The evidence: the weighted average of the three tests' e-values."""
+        m = self.method
         moves = mixture_log_evidence(self._moves_total, self._moves_variance, m.moves_prior)
-        top = max(self._log_model, moves)
-        self.log_evidence = (
-            self.carried
-            + top
-            + math.log((math.exp(self._log_model - top) + math.exp(moves - top)) / 2)
-        )
+        logs = (moves, self._log_model, self.settled.log)
+        top = max(logs)
+        average = sum(w * math.exp(x - top) for w, x in zip(m.weights, logs, strict=True))
+        self.log_evidence = self.carried + top + math.log(average)
         if self.log_evidence > self.peak:
             self.peak = self.log_evidence
         if self.at_round is None and self.log_evidence >= self.threshold:

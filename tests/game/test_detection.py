@@ -248,3 +248,78 @@ def test_evidence_carried_from_earlier_sessions_adds_on():
     assert carried.log_evidence == pytest.approx(fresh.log_evidence + 3.0)
     assert fresh.alarm and carried.at_round < fresh.at_round
     assert fresh.verdict() == judge(session)  # the judge feeds the rounds the same way
+
+
+# -- the settled bet model (issue 23 item 9) -----------------------------------------------
+
+
+def test_the_settled_model_catches_a_camouflaged_counter_the_other_two_tests_miss():
+    """The counter who bets 1-3 units at random in 15 % of rounds and never raises right after
+    a loss: on this shift the bet moves and the bet model alone never reach the alarm."""
+    session = bettors.play_shift("random-camouflage", rounds=200, seed="t-rc/8")
+    both = _feed(PlayerEvidence(method=Method(weights=(0.5, 0.5, 0.0))), session)
+    three = _feed(PlayerEvidence(), session)
+    assert not both.alarm
+    assert three.alarm and three.at_round <= 200
+    assert three.verdict() == judge(session)
+
+
+def _counter_bets(blip: int | None) -> list[tuple[int, CountState, bool]]:
+    """A counter's rounds over one shoe (10 below a true count of 1, 80 from 1 up), with his
+    bet in round 21 replaced by ``blip`` (undone in round 22, where he bets as before)."""
+    rng = random.Random(10)
+    deck = [r + s for r in RANKS for s in "shdc"] * 6
+    rng.shuffle(deck)
+    counter, rounds = ShoeCounter(6), []
+    for n in range(60):
+        state = counter.state()
+        bet = 10 if state.true_count < 1 else 80
+        rounds.append((blip if n == 20 and blip is not None else bet, state, n == 0))
+        for _ in range(5):
+            counter.take(deck.pop())
+    assert rounds[19][0] == rounds[21][0] == rounds[22][0] != rounds[20][0] or blip is None
+    return rounds
+
+
+def test_a_bet_undone_at_once_is_neither_scored_nor_learned_by_the_settled_model():
+    settled_only = Method(weights=(0.0, 0.0, 1.0))
+    logs = []
+    for blip in (30, 80, 200):
+        evidence = PlayerEvidence(method=settled_only)
+        for bet, state, new_shoe in _counter_bets(blip):
+            evidence.observe("A", bet=Decimal(bet), shoe=state, new_shoe=new_shoe)
+        logs.append(evidence.log_evidence)
+    assert logs[0] == logs[1] == logs[2] != 0.0  # whatever the blip was, the same evidence
+
+
+def _settled_after(rounds, k: int, shifted: bool) -> tuple[float, float]:
+    """The settled model's evidence after round k and after round k+1, round k's count moved
+    one low card further when ``shifted``."""
+    evidence = PlayerEvidence(method=Method(weights=(0.0, 0.0, 1.0)))
+    out = []
+    for n, (bet, state, new_shoe) in enumerate(rounds[: k + 2]):
+        if n == k and shifted:
+            state = CountState(6, state.out + 1, state.running + 1, state.low + 1, state.high)
+        evidence.observe("A", bet=Decimal(bet), shoe=state, new_shoe=new_shoe)
+        out.append(evidence.log_evidence)
+    return out[k], out[k + 1]
+
+
+def test_the_settled_model_scores_a_rounds_count_change_once_the_next_bet_is_known():
+    rounds = _counter_bets(None)
+    later = []
+    for k in range(1, 58):
+        now, shifted_now = _settled_after(rounds, k, False)[0], _settled_after(rounds, k, True)[0]
+        assert now == pytest.approx(shifted_now, abs=1e-12)  # not scored in round k...
+        after, shifted_after = (
+            _settled_after(rounds, k, False)[1],
+            _settled_after(rounds, k, True)[1],
+        )
+        later.append(abs(after - shifted_after) > 1e-6)
+    assert any(later)  # ...but in round k+1
+
+
+@pytest.mark.parametrize("weights", [(0.5, 0.5), (0.5, 0.5, 0.5), (1.2, -0.2, 0.0)])
+def test_the_tests_shares_must_be_three_adding_up_to_one(weights):
+    with pytest.raises(ValueError, match="three shares adding up to 1"):
+        PlayerEvidence(method=Method(weights=weights))
