@@ -5,7 +5,8 @@ from decimal import Decimal
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django_fsm import FSMField, transition
+from django.utils.translation import pgettext_lazy
+from django_fsm import RETURN_VALUE, FSMField, transition
 
 from floor.gaming import gaming_day_of
 from floor.ledger import Chained
@@ -329,11 +330,22 @@ class TableChange(models.Model):
 
 
 class Checklist(models.Model):
-    """The pit boss's opening or closing checklist of a table: steps, then two signatures."""
+    """The pit boss's opening or closing checklist of a table: steps, then two signatures.
+
+    Its lifecycle (django-fsm-2): in_progress (steps are recorded) → signing (the first
+    signature, every step done) → signed (the second) → completed (the table opened or
+    closed with it). The services (tables.services.lifecycle) check who signs and say why in
+    words first, then move the checklist."""
 
     class Kind(models.TextChoices):
         OPENING = "opening", _("Opening")
         CLOSING = "closing", _("Closing")
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", pgettext_lazy("checklist", "In progress")
+        SIGNING = "signing", pgettext_lazy("checklist", "Awaiting the second signature")
+        SIGNED = "signed", pgettext_lazy("checklist", "Signed")
+        COMPLETED = "completed", pgettext_lazy("checklist", "Completed")
 
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, related_name="checklists", verbose_name=_("table")
@@ -365,6 +377,11 @@ class Checklist(models.Model):
     # (the chip_float step's details) he acknowledged with his signature.
     acknowledged = models.JSONField(_("discrepancy acknowledged"), default=dict, blank=True)
     completed_at = models.DateTimeField(_("completed at"), null=True, blank=True)
+    # Its place in the lifecycle, moved only by the transitions below; the signatures and
+    # ``completed_at`` say who and when.
+    status = FSMField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.IN_PROGRESS
+    )
 
     class Meta:
         verbose_name = _("checklist")
@@ -382,6 +399,34 @@ class Checklist(models.Model):
         """The steps of this checklist not done yet, in their order."""
         done = set(self.steps.values_list("step", flat=True))
         return [code for code in step_codes(self.kind) if code not in done]
+
+    # -- the lifecycle (django-fsm-2)
+
+    def signable(self) -> bool:
+        """Guard of ``sign``: every step done, and a signature given."""
+        given = self.pit_boss_signed_by_id is not None or self.second_signed_by_id is not None
+        return given and not self.missing_steps()
+
+    @transition(
+        field=status,
+        source=[Status.IN_PROGRESS, Status.SIGNING],
+        target=RETURN_VALUE(Status.SIGNING, Status.SIGNED),
+        conditions=[signable],
+    )
+    def sign(self) -> str:
+        """A signature given (who may sign is the service's check): the first waits for the
+        second; with both the checklist is signed."""
+        return self.Status.SIGNED if self.signed else self.Status.SIGNING
+
+    def completable(self) -> bool:
+        """Guard of ``complete``: both signatures, every step done."""
+        return self.signed and not self.missing_steps()
+
+    @transition(
+        field=status, source=Status.SIGNED, target=Status.COMPLETED, conditions=[completable]
+    )
+    def complete(self) -> None:
+        """The table opened (or closed) with this checklist: it is done."""
 
 
 class ChecklistStep(models.Model):

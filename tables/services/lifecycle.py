@@ -83,9 +83,10 @@ def checklist_step_record(*, checklist: Checklist, step: str, done_by, data=None
         checklist = (
             Checklist.objects.select_for_update().select_related("table").get(pk=checklist.pk)
         )
-        if checklist.completed_at is not None:
+        # Steps are recorded only while the checklist is in progress (Checklist.Status).
+        if checklist.status == Checklist.Status.COMPLETED:
             raise Refused("checklist_done", _("This checklist is already complete."))
-        if checklist.pit_boss_signed_by_id or checklist.second_signed_by_id:
+        if checklist.status != Checklist.Status.IN_PROGRESS:
             raise Refused("already_signed", _("The checklist is signed: no step can change."))
         done = set(checklist.steps.values_list("step", flat=True))
         if step in done:
@@ -238,7 +239,7 @@ def checklist_sign(
         raise Refused("bad_slot", _("Unknown signature."))
     with transaction.atomic():
         checklist = Checklist.objects.select_for_update().get(pk=checklist.pk)
-        if checklist.completed_at is not None:
+        if checklist.status == Checklist.Status.COMPLETED:
             raise Refused("checklist_done", _("This checklist is already complete."))
         if checklist_missing_steps(checklist=checklist):
             raise Refused("steps_missing", _("Sign only when every step is done."))
@@ -251,6 +252,7 @@ def checklist_sign(
             checklist.acknowledged = acknowledged
         setattr(checklist, mine, signer.pk)
         setattr(checklist, mine.replace("_by_id", "_at"), timezone.now())
+        checklist.sign()  # its guard: every step done, this signature given
         checklist.full_clean()
         checklist.save()
     return checklist
@@ -286,7 +288,8 @@ def _complete(
             )
         change = _move(table, to_status, by)  # its guard: this checklist, done and signed
         checklist.completed_at = timezone.now()
-        checklist.save(update_fields=["completed_at"])
+        checklist.complete()  # its guard: both signatures, every step done
+        checklist.save(update_fields=["completed_at", "status"])
         if opening:
             # Every shoe shuffled before this moment belongs to an earlier opening: the
             # live table starts a new one (game.services refuses a round on an older shoe).

@@ -348,3 +348,85 @@ def test_a_day_does_not_move_from_another_status(method, source):
     with pytest.raises(TransitionNotAllowed):
         getattr(row, method)()
     assert row.status == source
+
+
+# -- a checklist: in_progress → signing → signed → completed ---------------------------------
+
+CK = Checklist.Status
+
+
+@pytest.fixture
+def under_way(make_table, pitboss):
+    """An opening checklist of table 1, every step done, nobody signed yet."""
+
+    def make(status=CK.IN_PROGRESS, *, steps=True, signatures=()):
+        row = checklist(make_table(1, status=S.OPENING), "opening", pitboss, steps=steps)
+        row.pit_boss_signed_by = row.second_signed_by = None
+        for slot in signatures:
+            setattr(row, f"{slot}_signed_by", pitboss)
+        row.status = status
+        row.save()
+        return row
+
+    return make
+
+
+@pytest.mark.parametrize(
+    "source, signatures, target",
+    [
+        (CK.IN_PROGRESS, ["pit_boss"], CK.SIGNING),
+        (CK.IN_PROGRESS, ["second"], CK.SIGNING),
+        (CK.SIGNING, ["pit_boss", "second"], CK.SIGNED),
+    ],
+)
+def test_a_checklist_is_signed_with_every_step_done(under_way, source, signatures, target):
+    row = under_way(source, signatures=signatures)
+    row.sign()
+    assert row.status == target
+
+
+@pytest.mark.parametrize(
+    "steps, signatures", [(False, ["pit_boss"]), (True, []), (False, ["pit_boss", "second"])]
+)
+def test_a_checklist_is_not_signed_with_a_step_undone_or_no_signature(under_way, steps, signatures):
+    row = under_way(steps=steps, signatures=signatures)
+    with pytest.raises(TransitionNotAllowed):
+        row.sign()
+    assert row.status == CK.IN_PROGRESS
+
+
+@pytest.mark.parametrize("source", [CK.SIGNED, CK.COMPLETED])
+def test_a_signed_checklist_is_not_signed_again(under_way, source):
+    row = under_way(source, signatures=["pit_boss", "second"])
+    with pytest.raises(TransitionNotAllowed):
+        row.sign()
+    assert row.status == source
+
+
+def test_a_signed_checklist_is_completed(under_way):
+    row = under_way(CK.SIGNED, signatures=["pit_boss", "second"])
+    row.complete()
+    assert row.status == CK.COMPLETED
+
+
+@pytest.mark.parametrize("signatures", [[], ["pit_boss"], ["second"]])
+def test_a_checklist_is_not_completed_without_both_signatures(under_way, signatures):
+    row = under_way(CK.SIGNED, signatures=signatures)
+    with pytest.raises(TransitionNotAllowed):
+        row.complete()
+    assert row.status == CK.SIGNED
+
+
+def test_a_checklist_is_not_completed_with_a_step_undone(under_way):
+    row = under_way(CK.SIGNED, steps=False, signatures=["pit_boss", "second"])
+    with pytest.raises(TransitionNotAllowed):
+        row.complete()
+    assert row.status == CK.SIGNED
+
+
+@pytest.mark.parametrize("source", [CK.IN_PROGRESS, CK.SIGNING, CK.COMPLETED])
+def test_a_checklist_is_not_completed_from_another_status(under_way, source):
+    row = under_way(source, signatures=["pit_boss", "second"])
+    with pytest.raises(TransitionNotAllowed):
+        row.complete()
+    assert row.status == source
