@@ -107,60 +107,83 @@ def table_detail(request, table_id):
     )
 
 
-def _act(request, table, op) -> None:
-    user = request.user
-    if op == "start_opening":
-        services.checklist_start(table=table, kind="opening", started_by=user)
-        messages.success(request, _("Opening started."))
-        return
-    if op == "start_closing":
-        services.checklist_start(table=table, kind="closing", started_by=user)
-        messages.success(request, _("Closing started."))
-        return
-    if op == "open":
-        services.table_open(
-            table=table,
-            opened_by=user,
-            accept_player_edge=request.POST.get("accept_player_edge") == "on",
+def _start_opening(request, table) -> None:
+    services.checklist_start(table=table, kind="opening", started_by=request.user)
+    messages.success(request, _("Opening started."))
+
+
+def _start_closing(request, table) -> None:
+    services.checklist_start(table=table, kind="closing", started_by=request.user)
+    messages.success(request, _("Closing started."))
+
+
+def _open(request, table) -> None:
+    accept = request.POST.get("accept_player_edge") == "on"
+    services.table_open(table=table, opened_by=request.user, accept_player_edge=accept)
+    messages.success(request, _("The table is open."))
+
+
+def _close(request, table) -> None:
+    services.table_close(table=table, closed_by=request.user)
+    messages.success(request, _("The table is closed."))
+
+
+def _step(request, table) -> None:
+    checklist = _checklist(table)
+    step = request.POST.get("step", "")
+    data = _step_data(request, table)
+    if step == "drop_box":
+        data["witness"] = services.witness_authenticate(
+            request=request,
+            identifier=request.POST.get("witness_identifier", ""),
+            secret=request.POST.get("witness_secret", ""),
         )
-        messages.success(request, _("The table is open."))
-        return
-    if op == "close":
-        services.table_close(table=table, closed_by=user)
-        messages.success(request, _("The table is closed."))
-        return
+    services.checklist_step_record(checklist=checklist, step=step, done_by=request.user, data=data)
+
+
+def _sign(request, table) -> None:
+    checklist = _checklist(table)
+    form = SignForm(request.POST)
+    if not form.is_valid():
+        raise ValidationError(_("Enter the signer's name and password."))
+    signer = services.signer_authenticate(
+        request=request,
+        identifier=form.cleaned_data["identifier"],
+        secret=form.cleaned_data["secret"],
+    )
+    services.checklist_sign(
+        checklist=checklist,
+        slot=form.cleaned_data["slot"],
+        signer=signer,
+        acknowledge=request.POST.get("acknowledge") == "on",
+    )
+    messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})
+
+
+def _checklist(table):
     checklist = services.checklist_current(table=table)
     if checklist is None:
         raise ValidationError(_("Start the checklist first."))
-    if op == "step":
-        step = request.POST.get("step", "")
-        data = _step_data(request, table)
-        if step == "drop_box":
-            data["witness"] = services.witness_authenticate(
-                request=request,
-                identifier=request.POST.get("witness_identifier", ""),
-                secret=request.POST.get("witness_secret", ""),
-            )
-        services.checklist_step_record(checklist=checklist, step=step, done_by=user, data=data)
-        return
-    if op == "sign":
-        form = SignForm(request.POST)
-        if not form.is_valid():
-            raise ValidationError(_("Enter the signer's name and password."))
-        signer = services.signer_authenticate(
-            request=request,
-            identifier=form.cleaned_data["identifier"],
-            secret=form.cleaned_data["secret"],
-        )
-        services.checklist_sign(
-            checklist=checklist,
-            slot=form.cleaned_data["slot"],
-            signer=signer,
-            acknowledge=request.POST.get("acknowledge") == "on",
-        )
-        messages.success(request, _("Signed by %(name)s.") % {"name": signer.display_name})
-        return
-    raise ValidationError(_("The screen sent a message the table cannot read."))
+    return checklist
+
+
+# What the table's page may ask (its form's ``op``), one handler each: each calls its one
+# service, which holds the rule and refuses with the reason.
+TABLE_OPS = {
+    "start_opening": _start_opening,
+    "start_closing": _start_closing,
+    "open": _open,
+    "close": _close,
+    "step": _step,
+    "sign": _sign,
+}
+
+
+def _act(request, table, op) -> None:
+    handler = TABLE_OPS.get(op)
+    if handler is None:
+        raise ValidationError(_("The screen sent a message the table cannot read."))
+    handler(request, table)
 
 
 # -- alerts ---------------------------------------------------------------------------------
