@@ -350,51 +350,80 @@ def _current_assignment(value) -> TableAssignment:
     return assignment
 
 
-def _staff_act(request) -> str:
-    post, user = request.POST, request.user
-    op = post.get("op")
-    if op == "assign":
-        table = Table.objects.filter(pk=record_id(post.get("table"))).first()
-        role = post.get("role")
-        if table is None or role not in TableRole.values:
-            raise ValidationError(_("Choose a table and a role."))
-        person = _person(post.get("person"))
-        staff_services.staff_assign(table=table, role=role, user=person, assigned_by=user)
-        return _("%(person)s is now %(role)s at %(table)s.") % {
-            "person": person.display_name,
-            "role": TableRole(role).label,
-            "table": table,
-        }
-    if op == "plan":
-        table = Table.objects.filter(pk=record_id(post.get("table"))).first()
-        minutes = whole_number(post.get("minutes"), low=15, high=240)
-        if table is None or minutes is None:
-            raise ValidationError(_("A break every 15 to 240 minutes."))
-        staff_services.rotation_plan_set(table=table, break_every_minutes=minutes, planned_by=user)
-        return _("Rotation at %(table)s: a break every %(minutes)s minutes.") % {
-            "table": table,
-            "minutes": minutes,
-        }
+def _assign(request) -> str:
+    post = request.POST
+    table = Table.objects.filter(pk=record_id(post.get("table"))).first()
+    role = post.get("role")
+    if table is None or role not in TableRole.values:
+        raise ValidationError(_("Choose a table and a role."))
+    person = _person(post.get("person"))
+    staff_services.staff_assign(table=table, role=role, user=person, assigned_by=request.user)
+    return _("%(person)s is now %(role)s at %(table)s.") % {
+        "person": person.display_name,
+        "role": TableRole(role).label,
+        "table": table,
+    }
+
+
+def _plan(request) -> str:
+    post = request.POST
+    table = Table.objects.filter(pk=record_id(post.get("table"))).first()
+    minutes = whole_number(post.get("minutes"), low=15, high=240)
+    if table is None or minutes is None:
+        raise ValidationError(_("A break every 15 to 240 minutes."))
+    staff_services.rotation_plan_set(
+        table=table, break_every_minutes=minutes, planned_by=request.user
+    )
+    return _("Rotation at %(table)s: a break every %(minutes)s minutes.") % {
+        "table": table,
+        "minutes": minutes,
+    }
+
+
+def _relief(request) -> str:
+    post = request.POST
     assignment = _current_assignment(post.get("assignment"))
-    if op == "relief":
-        relief = _person(post.get("person")) if post.get("person") else None
-        staff_services.relief_plan(assignment=assignment, relief=relief, planned_by=user)
-        if relief is None:
-            return _("No relief planned for %(person)s.") % {"person": assignment.user.display_name}
-        return _("%(relief)s relieves %(person)s at the next break.") % {
-            "relief": relief.display_name,
-            "person": assignment.user.display_name,
-        }
-    if op == "relieve":
-        staff_services.staff_relieve(assignment=assignment, relieved_by=user)
-        return _("%(relief)s has taken over from %(person)s.") % {
-            "relief": assignment.relief.display_name,
-            "person": assignment.user.display_name,
-        }
-    if op == "release":
-        staff_services.staff_release(assignment=assignment, released_by=user)
-        return _("%(person)s has left %(table)s.") % {
-            "person": assignment.user.display_name,
-            "table": assignment.table,
-        }
-    raise ValidationError(_("The screen sent a message the table cannot read."))
+    relief = _person(post.get("person")) if post.get("person") else None
+    staff_services.relief_plan(assignment=assignment, relief=relief, planned_by=request.user)
+    if relief is None:
+        return _("No relief planned for %(person)s.") % {"person": assignment.user.display_name}
+    return _("%(relief)s relieves %(person)s at the next break.") % {
+        "relief": relief.display_name,
+        "person": assignment.user.display_name,
+    }
+
+
+def _relieve(request) -> str:
+    assignment = _current_assignment(request.POST.get("assignment"))
+    staff_services.staff_relieve(assignment=assignment, relieved_by=request.user)
+    return _("%(relief)s has taken over from %(person)s.") % {
+        "relief": assignment.relief.display_name,
+        "person": assignment.user.display_name,
+    }
+
+
+def _release(request) -> str:
+    assignment = _current_assignment(request.POST.get("assignment"))
+    staff_services.staff_release(assignment=assignment, released_by=request.user)
+    return _("%(person)s has left %(table)s.") % {
+        "person": assignment.user.display_name,
+        "table": assignment.table,
+    }
+
+
+# What the pit boss's staff page may ask (its form's ``op``), one handler each: each calls its
+# one service and says what was done.
+STAFF_OPS = {
+    "assign": _assign,
+    "plan": _plan,
+    "relief": _relief,
+    "relieve": _relieve,
+    "release": _release,
+}
+
+
+def _staff_act(request) -> str:
+    handler = STAFF_OPS.get(request.POST.get("op"))
+    if handler is None:
+        raise ValidationError(_("The screen sent a message the table cannot read."))
+    return handler(request)
