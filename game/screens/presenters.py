@@ -287,7 +287,6 @@ def _boxes_view(state: live.TableRound, chip_set=()) -> list[dict]:
             figures = state.box_settlement(number, chip_set)
             view.update(
                 insurance=box.insurance,
-                insurance_max=box.bet / 2,
                 insurance_net=box.insurance_net,
                 even_money=box.even_money,
                 bonuses=box.bonuses,
