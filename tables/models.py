@@ -168,11 +168,12 @@ class Table(models.Model):
     # and say why in words first.
 
     def checklist_under_way(self):
-        """The checklist of this opening or closing, not yet completed (None otherwise)."""
+        """The checklist of this opening or closing, not yet completed (None otherwise): its
+        declared lifecycle says so (in_progress, signing or signed), not ``completed_at``."""
         kind = {self.Status.OPENING: "opening", self.Status.CLOSING: "closing"}.get(self.status)
         if kind is None:
             return None
-        under_way = self.checklists.filter(kind=kind, completed_at__isnull=True)
+        under_way = self.checklists.filter(kind=kind).exclude(status=Checklist.Status.COMPLETED)
         return under_way.order_by("-started_at", "-pk").first()
 
     def checklist_done(self) -> bool:

@@ -430,3 +430,12 @@ def test_a_checklist_is_not_completed_from_another_status(under_way, source):
     with pytest.raises(TransitionNotAllowed):
         row.complete()
     assert row.status == source
+
+
+@pytest.mark.parametrize(
+    "status, found",
+    [(CK.IN_PROGRESS, True), (CK.SIGNING, True), (CK.SIGNED, True), (CK.COMPLETED, False)],
+)
+def test_the_checklist_under_way_is_the_one_its_status_has_not_completed(under_way, status, found):
+    row = under_way(status, signatures=["pit_boss", "second"])
+    assert (row.table.checklist_under_way() == row) is found
