@@ -59,6 +59,7 @@ def table_detail(request, table_id):
     """A table's lifecycle: the opening or closing checklist under way, its signatures, and
     the history of changes, chip counts and reservations."""
     table = get_object_or_404(Table, pk=table_id)
+    typed, status = {}, 200
     if request.method == "POST":
         op = request.POST.get("op")
         try:
@@ -66,7 +67,13 @@ def table_detail(request, table_id):
         except ValidationError as error:
             for message in error.messages:
                 messages.error(request, message)
-        return redirect("tables:table", table_id=table.pk)
+            # Refused: the page again, with the reason and, in the step's form, what was
+            # typed (never a password), so the person corrects it instead of typing it again.
+            status = 400
+            if op == "step":
+                typed = {k: v for k, v in request.POST.items() if k != "witness_secret"}
+        else:
+            return redirect("tables:table", table_id=table.pk)
     table.refresh_from_db()
     checklist = services.checklist_current(table=table)
     steps, discrepancy = [], []
@@ -90,9 +97,14 @@ def table_detail(request, table_id):
             # shows them, the inspector signs for them
             "discrepancy": discrepancy,
             "float_inputs": [
-                (d, (table.par_float or {}).get(str(d), 0) if table.par_float else None)
+                (
+                    d,
+                    (table.par_float or {}).get(str(d), 0) if table.par_float else None,
+                    typed.get(f"count_{d}", ""),
+                )
                 for d in table.chip_denominations or []
             ],
+            "typed": typed,
             "par_total": sum(
                 (Decimal(str(d)) * n for d, n in (table.par_float or {}).items()), Decimal(0)
             ),
@@ -104,6 +116,7 @@ def table_detail(request, table_id):
             "reservation_history": reservation_history(table=table),
             "counts": ChipCount.objects.filter(table=table).select_related("counted_by")[:10],
         },
+        status=status,
     )
 
 

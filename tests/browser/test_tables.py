@@ -140,10 +140,15 @@ def test_a_short_float_is_a_warning_a_note_and_the_inspectors_acknowledgement(
     expect(refusal).to_contain_text("The chip float differs. Par float 185,000.00")
     expect(refusal).to_contain_text("90,000.00 counted, a difference of −95,000.00 (5,000 × −19)")
     assert not ChipCount.objects.exists()
-
+    # The refusal keeps what was typed: only the note is still to write.
     for d, n in {**DEMO_PAR, "5000": 1}.items():
-        page.get_by_test_id(f"count-{d}").fill(str(n))
-    page.get_by_test_id("float-note").fill("the cage is short of 5 000 chips")
+        expect(page.get_by_test_id(f"count-{d}")).to_have_value(str(n))
+    assert_in_view(refusal, what=f"the float's refusal ({size})")
+    note = page.get_by_test_id("float-note")
+    note.scroll_into_view_if_needed()
+    assert_in_view(note, what=f"the float's note ({size})")
+    look(page, f"short-float-refused-{size}")
+    note.fill("the cage is short of 5 000 chips")
     page.get_by_test_id("do-chip_float").click()
     warning = page.get_by_test_id("float-discrepancy")
     expect(warning).to_contain_text("−95,000.00")
