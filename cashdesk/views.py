@@ -103,8 +103,6 @@ def _table_page(request, table, table_role, *, failed: str = "", error: str = ""
             issued_at__isnull=False, received_at__isnull=True, voided_at__isnull=True
         ),
     }
-    if error:
-        messages.error(request, error)
     return render(request, "cashdesk/table.html", context, status=status)
 
 
@@ -398,9 +396,8 @@ EXCEPTIONS_SHOWN = 200  # the duty home lists this many open exceptions, oldest 
 
 def _duty_page(request, *, failed: str = "", error: str = "", status: int = 200):
     """The duty home; its live part is the same as the one pushed (``cashdesk.publish``), with
-    what was typed into a refused form given back."""
-    if error:
-        messages.error(request, error)
+    what was typed into a refused form given back. A refusal is said once, in the page's
+    error block (not in the messages above it too)."""
     context = duty_context(seq=duty_sequence())
     context.update(failed=failed, typed=request.POST if failed else {}, error=error)
     return render(request, "cashdesk/duty_home.html", context, status=status)
@@ -583,8 +580,6 @@ def drop(request):
 
 
 def _drop_page(request, day, *, error: str = "", typed=None):
-    if error:
-        messages.error(request, error)
     report = selectors.cash_report(first=day, last=day)
     return render(
         request,
@@ -631,7 +626,6 @@ def _report_table(report: dict, *, group: str) -> dict:
 def _refused(request, form, template: str = "cashdesk/report.html"):
     """A report request that does not read: the page says why, with status 400."""
     error = form.error_text()
-    messages.error(request, error)
     return render(request, template, {"error": error, "form": form}, status=400)
 
 

@@ -82,6 +82,10 @@ def test_a_day_closes_over_what_is_open_only_with_a_waiver_of_two(new_page, crew
     page.get_by_test_id("day-close-send").click()
     expect(page.get_by_test_id("error")).to_contain_text("The gaming day cannot close yet")
     expect(page.get_by_test_id("error")).to_contain_text(f"no counted drop for {table}")
+    # said once: in the error block, not again in the messages above the page
+    expect(page.get_by_text("The gaming day cannot close yet")).to_have_count(1)
+    assert_in_view(page.get_by_test_id("error"), what=f"the refusal ({size})")
+    look(page, f"two-person-day-close-refused-{size}")
     assert not GamingDayClose.objects.exists()
 
     waiver = page.get_by_test_id("day-waiver")
