@@ -47,6 +47,12 @@ def hour_chart(hours: list[dict]) -> dict:
             _series(_("Win (settled rounds)"), [h["win"] for h in hours]),
             _series(_("Drop (registered)"), [h["drop"] for h in hours]),
         ],
+        # A day with no win and no drop in any hour: said in words, not an axis of zeros.
+        "empty": all(not h["win"] and not h["drop"] for h in hours),
+        "empty_text": _(
+            "Nothing to show by hour: no round settled and no cash registered into the cash "
+            "box on this gaming day."
+        ),
     }
 
 

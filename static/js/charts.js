@@ -43,6 +43,9 @@
       nameGap: spec.horizontal ? 26 : 0,
       nameTextStyle: { color: text, fontSize: 13 },
       axisLine: { show: true, lineStyle: { color: grid } },
+      // Ticks are whole numbers (the labels show no decimals): never 0, 0, 1, 1 for a
+      // small range.
+      minInterval: 1,
       splitLine: { lineStyle: { color: grid, opacity: 0.5 } },
       axisLabel: {
         color: text,

@@ -291,3 +291,39 @@ def test_a_table_name_in_a_chart_tooltip_is_text_not_html(new_page, busy_floor, 
     page.mouse.move(box["x"] + box["width"] / 2, first_row_y)
     expect(chart.locator("div", has_text='<img id="injected" src="x">BJ').last).to_be_visible()
     assert page.locator("#injected").count() == 0
+
+
+@pytest.mark.parametrize("width, height", SIZES)
+def test_the_hour_chart_says_a_quiet_day_in_words_and_ticks_whole_numbers(
+    new_page,
+    crew,
+    table,
+    closed_round,  # noqa: F811
+    width,
+    height,
+):
+    """A day with nothing by hour says so instead of an axis of zeros (it drew ticks
+    0, 0, 0, 1, 1, 1); a day of small amounts gets whole, distinct ticks."""
+    from tests.browser.screens import assert_in_view
+
+    crew["duty"].preferred_language = "en"
+    crew["duty"].save(update_fields=["preferred_language"])
+    page = new_page(viewport={"width": width, "height": height})
+    _password(page, "duty")
+    page.goto(f"/cash/reports/?day={today().isoformat()}")
+    note = page.get_by_test_id("chart-hours-empty")
+    expect(note).to_contain_text("Nothing to show by hour")
+    expect(page.get_by_test_id("chart-hours")).to_have_count(0)
+    note.scroll_into_view_if_needed()
+    assert_in_view(note, what=f"the hour chart's empty note ({width}x{height})")
+    page.screenshot(path=str(ARTIFACTS / f"cash-report-hours-empty-{width}x{height}.png"))
+
+    closed_round(table, bets=["10"], players_net="-2")  # a win of 2.00 in one hour
+    page.reload()
+    chart = page.get_by_test_id("chart-hours")
+    expect(chart.locator("svg")).to_be_visible()
+    chart.scroll_into_view_if_needed()
+    ticks = [b["text"] for b in _boxes(page, '[data-testid="chart-hours"] svg text')]
+    values = [t for t in ticks if re.fullmatch(r"\d", t)]  # the hours are two digits
+    assert len(values) >= 2 and len(values) == len(set(values)), values
+    page.screenshot(path=str(ARTIFACTS / f"cash-report-hours-small-{width}x{height}.png"))
