@@ -104,14 +104,26 @@ def test_the_replacements_list_fits_1280_px(new_page, crew, table, make_user):
     look(page, "second-pass-replacements")
 
 
-def test_save_the_rotation_stands_beside_its_field(new_page, crew, table):
-    page = new_page()
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("locale", ["en-US", "ru-RU"])
+def test_save_the_rotation_stands_beside_its_field(new_page, crew, table, size, locale):
+    """The rotation's label sits on its field, and "Save the rotation" right beside the
+    field — not across the label's width (it stood 200 px off, past an empty gap)."""
+    page = new_page(locale=locale, viewport=SIZES[size])
     sign_in_with_password(page, "pitboss", live=False)
     page.goto("/tables/staff/")
     field = page.get_by_test_id("plan-minutes-1").bounding_box()
     button = page.get_by_test_id("plan-save-1").bounding_box()
+    label = page.get_by_test_id("staff-table-1").locator(".plan-form label").bounding_box()
     assert abs((field["y"] + field["height"]) - (button["y"] + button["height"])) <= 2, (
         field,
         button,
     )
     assert abs(field["height"] - button["height"]) <= 2, (field, button)
+    gap = button["x"] - (field["x"] + field["width"])
+    assert 0 <= gap <= 16, f"{gap:.0f} px between the field and its button ({size}, {locale})"
+    assert 0 <= field["y"] - (label["y"] + label["height"]) <= 12, (label, field)
+    assert abs(label["x"] - field["x"]) <= 1, (label, field)
+    for name in ("plan-minutes-1", "plan-save-1"):
+        assert_in_view(page.get_by_test_id(name), min_height=48, what=f"{name} ({size})")
+    look(page, f"second-pass-rotation-{size}-{locale[:2]}")
