@@ -75,16 +75,27 @@ def table_detail(request, table_id):
         else:
             return redirect("tables:table", table_id=table.pk)
     table.refresh_from_db()
+    return _table_page(request, table, typed=typed, status=status)
+
+
+def _checklist_steps(checklist) -> tuple[list[dict], list[str]]:
+    """The checklist's steps, each with its record once done, and the opening float's
+    differences from the par and the last closer (lines to show and sign for)."""
+    if checklist is None:
+        return [], []
+    done = {row.step: row for row in checklist.steps.select_related("done_by")}
+    steps = [
+        {"code": code, "label": label, "row": done.get(code)}
+        for code, label in STEPS[checklist.kind]
+    ]
+    found = services.float_discrepancy(checklist)
+    return steps, float_discrepancy_lines(found) if found else []
+
+
+def _table_page(request, table, *, typed: dict, status: int):
+    """The table's page; ``typed``: what a refused step's form is shown with again."""
     checklist = services.checklist_current(table=table)
-    steps, discrepancy = [], []
-    if checklist is not None:
-        done = {row.step: row for row in checklist.steps.select_related("done_by")}
-        steps = [
-            {"code": code, "label": label, "row": done.get(code)}
-            for code, label in STEPS[checklist.kind]
-        ]
-        found = services.float_discrepancy(checklist)
-        discrepancy = float_discrepancy_lines(found) if found else []
+    steps, discrepancy = _checklist_steps(checklist)
     return render(
         request,
         "tables/table.html",
