@@ -14,7 +14,7 @@ whole shoe, and a test on levels mistakes the one for the other.
 expectation at most 1 when the bet does not depend on the count. By Ville's inequality the
 chance that it *ever* reaches 1/α is at most α — however often it is checked, for a shift or a
 player's whole history. Its natural logarithm is the player's evidence in log-odds: it adds
-across tables, boxes and days. Three tests are averaged (each an e-process, so is the average):
+across tables, boxes and days. Four tests are averaged (each an e-process, so is the average):
 
 * **bet moves** — each raise scores the count's change (+1 × its change in standard deviations),
   each cut scores it with the sign turned; a normal-mixture martingale over the sum.
@@ -25,8 +25,11 @@ across tables, boxes and days. Three tests are averaged (each an e-process, so i
 * **settled bet model** — the same model scored a round late, once the next bet is known: a bet
   undone at once (a blip: 10, 30, 10) is neither scored nor learned from, so a counter who
   camouflages with random small bets does not teach it noise (:class:`SettledModel`).
+* **ramp** — a stake that steps up with the count as a counter reckons it (decks left to the
+  half deck, steps at whole true counts), the steps learned from his own rounds; scored a
+  round late like the settled model, with most of the weight (``ramp.py``).
 
-Both allow for a bet that depends on the player's own last result, which is tied to the cards he
+All allow for a bet that depends on the player's own last result, which is tied to the cards he
 has just seen (a lost round leaves slightly more low cards out): the measured tie is under 0.1
 standard deviations of the count's change, and each test gives that much away (``allowance``).
 """
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from .count import CountState
+from .ramp import RAMP, Ramp, RampModel, counter_scale
 
 #: The per-player false-alarm budget: the chance that a player who ignores the count is ever
 #: flagged (settings.ADVANTAGE_ALPHA, the production value).
@@ -63,9 +67,10 @@ class Method:
     allowance: float = 0.1  # standard deviations of the count's change a bet may reveal
     moves_prior: float = 1.0  # precision of the normal mixture of the bet-moves test
     cards_per_round: float = 8.0  # until the table's own average is known
-    #: the three tests' shares of the evidence (bet moves, bet model, settled bet model); any
-    #: shares that add up to 1 keep the average a test martingale
-    weights: tuple[float, float, float] = (1 / 3, 1 / 3, 1 / 3)
+    #: the four tests' shares of the evidence (bet moves, bet model, settled bet model, ramp);
+    #: any shares that add up to 1 keep the average a test martingale
+    weights: tuple[float, float, float, float] = (0.1, 0.1, 0.1, 0.7)
+    ramp: Ramp = RAMP  # the ramp test's own constants (game/detection/ramp.py)
 
 
 METHOD = Method()
@@ -198,7 +203,17 @@ class CountTrack:
     deviation (the cards a round takes, on the table's average so far, times the next card's
     variance) — or None at a new shoe, where there is no change to score."""
 
-    __slots__ = ("tc", "out", "variance", "cards", "intervals", "cards_per_round")
+    __slots__ = (
+        "tc",
+        "out",
+        "variance",
+        "cards",
+        "intervals",
+        "cards_per_round",
+        "scale",
+        "predicted_scale",
+        "_next_scale",
+    )
 
     def __init__(self, cards_per_round: float = METHOD.cards_per_round):
         self.tc: float | None = None
@@ -207,6 +222,9 @@ class CountTrack:
         self.cards = 0  # cards dealt between consecutive rounds of a shoe, summed
         self.intervals = 0
         self.cards_per_round = cards_per_round
+        self.scale = 1.0  # a counter's true count over the exact one, as this round starts
+        self.predicted_scale = 1.0  # the same, predicted before this round's cards were known
+        self._next_scale = 1.0
 
     def step(self, shoe: CountState, new_shoe: bool = False) -> tuple[float, float, float] | None:
         """``(true count before, change, standard deviation)``, or None at a new shoe (also
@@ -221,6 +239,9 @@ class CountTrack:
         cards = (self.cards_per_round + self.cards) / (1 + self.intervals)
         self.tc, self.out = tc, shoe.out
         self.variance = cards * shoe.card_variance()
+        self.scale = counter_scale(shoe.unseen)
+        self.predicted_scale = self.scale if fresh else self._next_scale
+        self._next_scale = counter_scale(shoe.unseen - cards)
         return result
 
 
@@ -292,13 +313,14 @@ class PlayerEvidence:
         self.house_edge = house_edge
         self.method = method
         if (
-            len(method.weights) != 3
+            len(method.weights) != 4
             or min(method.weights) < 0
             or abs(sum(method.weights) - 1) > 1e-9
         ):
-            raise ValueError(f"weights must be three shares adding up to 1, not {method.weights!r}")
+            raise ValueError(f"weights must be four shares adding up to 1, not {method.weights!r}")
         self.model = BetModel(method)
         self.settled = SettledModel(method)
+        self.ramp = RampModel(method.ramp)
         self._tables: dict = {}  # table -> CountTrack
         self._bets: dict = {}  # table -> his bet in the table's previous round
         self._log_model = 0.0
@@ -337,6 +359,7 @@ class PlayerEvidence:
         if step is not None:
             self._score(previous, bet, *step)
         self.settled.observe(table, previous, bet, step, track.tc)
+        self.ramp.observe(table, bet, step, track.tc, track.scale, track.predicted_scale)
         self._combine()
         self.model.add(previous, bet, track.tc)
         self._bets[table] = bet
@@ -359,12 +382,13 @@ class PlayerEvidence:
             self._moves_variance += 1.0
 
     def _combine(self) -> None:
-        """The evidence: the weighted average of the three tests' e-values."""
+        """The evidence: the weighted average of the four tests' e-values."""
         m = self.method
         moves = mixture_log_evidence(self._moves_total, self._moves_variance, m.moves_prior)
-        logs = (moves, self._log_model, self.settled.log)
-        top = max(logs)
-        average = sum(w * math.exp(x - top) for w, x in zip(m.weights, logs, strict=True))
+        logs = (moves, self._log_model, self.settled.log, self.ramp.log)
+        shares = [(w, x) for w, x in zip(m.weights, logs, strict=True) if w > 0]
+        top = max(x for _, x in shares)
+        average = sum(w * math.exp(x - top) for w, x in shares)
         self.log_evidence = self.carried + top + math.log(average)
         if self.log_evidence > self.peak:
             self.peak = self.log_evidence
