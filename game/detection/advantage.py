@@ -40,7 +40,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
-from .count import CountState
+from .count import CountState, worst_expectation
 from .ramp import RAMP, Ramp, RampModel, counter_scale
 
 #: The per-player false-alarm budget: the chance that a player who ignores the count is ever
@@ -74,13 +74,6 @@ class Method:
 
 
 METHOD = Method()
-
-# Gauss-Hermite-like quadrature of N(0, 1) on 21 equally spaced nodes (ample for a smoothed
-# model: the kernel is wider than the node spacing times any standard deviation of interest).
-_NODES = tuple(-4 + 8 * i / 20 for i in range(21))
-_w = [math.exp(-z * z / 2) for z in _NODES]
-_WEIGHTS = tuple(w / sum(_w) for w in _w)
-del _w
 
 _BIN = 0.1  # true-count bins of the model
 _LO = -25.0
@@ -167,17 +160,7 @@ class BetModel:
         p = self._probability(previous, bet)
         if p is None or sd <= 0:
             return 1.0
-        shifts = (
-            (0.0,)
-            if self.method.allowance <= 0
-            else (-self.method.allowance, 0.0, self.method.allowance)
-        )
-        expected = 0.0
-        for mu in shifts:
-            e = 0.0
-            for z, w in zip(_NODES, _WEIGHTS, strict=True):
-                e += w * p(_bin(tc_before + sd * (z + mu)))
-            expected = max(expected, e)
+        expected = worst_expectation(lambda tc: p(_bin(tc)), tc_before, sd, self.method.allowance)
         return p(_bin(tc_before + change)) / expected if expected > 0 else 1.0
 
 

@@ -12,6 +12,7 @@ exact for a bettor who does not look at the cards (docs/detection.md).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from game.engine import Card, ShoeState
@@ -122,3 +123,23 @@ class ShoeCounter:
 
     def state(self) -> CountState:
         return CountState(self.decks, self.out, self.running, self.low, self.high)
+
+
+# N(0, 1) on 21 equally spaced nodes, for the expectation of a function of the count's change
+# (ample for the smoothed models of the tests: their steps are wider than the node spacing
+# times any standard deviation of interest).
+NODES = tuple(-4 + 8 * i / 20 for i in range(21))
+_w = [math.exp(-z * z / 2) for z in NODES]
+WEIGHTS = tuple(w / sum(_w) for w in _w)
+del _w
+
+
+def worst_expectation(f, tc_before: float, sd: float, allowance: float) -> float:
+    """E[f(tc_before + change)] for a change ~ N(μ, sd²), the largest over μ = 0, ±allowance·sd:
+    the denominator of a likelihood ratio that a bet revealing up to ``allowance`` standard
+    deviations of the change cannot push above 1 on average."""
+    shifts = (0.0,) if allowance <= 0 else (-allowance, 0.0, allowance)
+    return max(
+        sum(w * f(tc_before + sd * (z + mu)) for z, w in zip(NODES, WEIGHTS, strict=True))
+        for mu in shifts
+    )

@@ -27,13 +27,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-_SQRT2 = math.sqrt(2)
+from .count import worst_expectation
 
-# N(0, 1) on 21 equally spaced nodes, the same quadrature as the bet model's.
-_NODES = tuple(-4 + 8 * i / 20 for i in range(21))
-_w = [math.exp(-z * z / 2) for z in _NODES]
-_WEIGHTS = tuple(w / sum(_w) for w in _w)
-del _w
+_SQRT2 = math.sqrt(2)
 
 
 @dataclass(frozen=True)
@@ -181,17 +177,7 @@ class RampModel:
         def score(exact_tc: float) -> float:
             return (1 - ramp.hold) * self._pattern(bet, exact_tc * scale) + kept
 
-        expected = 0.0
-        shifts = (0.0,) if ramp.allowance <= 0 else (-ramp.allowance, 0.0, ramp.allowance)
-        scores = {}
-        for mu in shifts:
-            e = 0.0
-            for z, w in zip(_NODES, _WEIGHTS, strict=True):
-                x = round(z + mu, 9)
-                if x not in scores:
-                    scores[x] = score(tc_before + sd * x)
-                e += w * scores[x]
-            expected = max(expected, e)
+        expected = worst_expectation(score, tc_before, sd, ramp.allowance)
         return score(tc_before + change) / expected if expected > 0 else 1.0
 
     def learn(self, bet, counted: float) -> None:

@@ -22,7 +22,8 @@ from game.detection import (
     running_count,
     true_count,
 )
-from game.detection.advantage import _NODES, _WEIGHTS, BetModel, Method, mixture_log_evidence
+from game.detection.advantage import BetModel, Method, mixture_log_evidence
+from game.detection.count import NODES, WEIGHTS
 from game.detection.ramp import Ramp, RampModel, counter_scale
 from game.engine import EngineError
 
@@ -101,14 +102,14 @@ def test_a_rounds_factor_has_expectation_one_when_the_bet_ignores_the_count(bet,
     exact = _trained_model(1, Method(allowance=0.0))
     expected = sum(
         w * exact.likelihood_ratio(10, bet, tc_before, sd * z, sd)
-        for z, w in zip(_NODES, _WEIGHTS, strict=True)
+        for z, w in zip(NODES, WEIGHTS, strict=True)
     )
     assert expected == pytest.approx(1.0, abs=1e-9)
     allowing = _trained_model(1, Method(allowance=0.1))
     for mu in (-0.1, 0.0, 0.1):  # a bet that reveals up to 0.1 SD of the change
         expected = sum(
             w * allowing.likelihood_ratio(10, bet, tc_before, sd * (z + mu), sd)
-            for z, w in zip(_NODES, _WEIGHTS, strict=True)
+            for z, w in zip(NODES, WEIGHTS, strict=True)
         )
         assert expected <= 1.0 + 1e-9
 
@@ -305,13 +306,15 @@ def _evidence_after(rounds, k: int, shifted: bool, method: Method) -> tuple[floa
     return out[k], out[k + 1]
 
 
-def test_the_settled_model_scores_a_rounds_count_change_once_the_next_bet_is_known():
+@pytest.mark.parametrize(
+    "only", [(0.0, 0.0, 1.0, 0.0), (0.0, 0.0, 0.0, 1.0)], ids=["settled model", "ramp test"]
+)
+def test_a_late_test_scores_a_rounds_count_change_once_the_next_bet_is_known(only):
     rounds = _counter_bets(None)
-    settled_only = Method(weights=(0.0, 0.0, 1.0, 0.0))
     later = []
     for k in range(1, 58):
-        plain = _evidence_after(rounds, k, False, settled_only)
-        shifted = _evidence_after(rounds, k, True, settled_only)
+        plain = _evidence_after(rounds, k, False, Method(weights=only))
+        shifted = _evidence_after(rounds, k, True, Method(weights=only))
         assert plain[0] == pytest.approx(shifted[0], abs=1e-12)  # not scored in round k...
         later.append(abs(plain[1] - shifted[1]) > 1e-6)
     assert any(later)  # ...but in round k+1
@@ -354,14 +357,14 @@ def test_a_ramp_rounds_factor_has_expectation_one_when_the_bet_ignores_the_count
     exact = _trained_ramp(1, Ramp(allowance=0.0))
     expected = sum(
         w * exact.likelihood_ratio(bet, state, (tc_before, sd * z, sd), 1.1)
-        for z, w in zip(_NODES, _WEIGHTS, strict=True)
+        for z, w in zip(NODES, WEIGHTS, strict=True)
     )
     assert expected == pytest.approx(1.0, abs=1e-9)
     allowing = _trained_ramp(1, Ramp(allowance=0.1))
     for mu in (-0.1, 0.0, 0.1):
         expected = sum(
             w * allowing.likelihood_ratio(bet, state, (tc_before, sd * (z + mu), sd), 1.1)
-            for z, w in zip(_NODES, _WEIGHTS, strict=True)
+            for z, w in zip(NODES, WEIGHTS, strict=True)
         )
         assert expected <= 1.0 + 1e-9
 
@@ -395,15 +398,3 @@ def test_a_bet_undone_at_once_is_neither_scored_nor_learned_by_the_ramp_test():
             evidence.observe("A", bet=Decimal(bet), shoe=state, new_shoe=new_shoe)
         logs.append(evidence.log_evidence)
     assert logs[0] == logs[1] == logs[2] > 0.0
-
-
-def test_the_ramp_test_scores_a_rounds_count_change_once_the_next_bet_is_known():
-    rounds = _counter_bets(None)
-    ramp_only = Method(weights=(0.0, 0.0, 0.0, 1.0))
-    later = []
-    for k in range(1, 58):
-        plain = _evidence_after(rounds, k, False, ramp_only)
-        shifted = _evidence_after(rounds, k, True, ramp_only)
-        assert plain[0] == pytest.approx(shifted[0], abs=1e-12)  # not scored in round k...
-        later.append(abs(plain[1] - shifted[1]) > 1e-6)
-    assert any(later)  # ...but in round k+1
